@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* irqlat's command line. */
+#ifndef IRQLAT_CLI_H
+#define IRQLAT_CLI_H
+
+#include <stdio.h>
+
+enum cli_cmd { CMD_TOP, CMD_HIST, CMD_STATUS, CMD_EVENTS };
+
+struct cli {
+	enum cli_cmd cmd;
+	int batch;
+	long iterations;	/* 0: until interrupted */
+	double delay_s;
+	int json;
+	int follow;
+	const char *socket_path;
+	const char *window;	/* 1s, 10s, 60s, total */
+	const char *sort;	/* p99, max, rate, count, time, irq, name */
+	int reverse;
+	const char *columns;	/* -o */
+	const char *target;	/* hist IRQ|NAME */
+};
+
+/* 0 to run; -1 after --help/--version (exit 0); otherwise the exit code (2), message printed. */
+int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err);
+
+#endif

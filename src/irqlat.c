@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/* irqlat: the client of irqlatd. Every subcommand is a request on the daemon's socket. */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "cli.h"
+#include "client.h"
+#include "table.h"
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static json_object *request(const char *cmd, const struct cli *c)
+{
+	json_object *req = json_object_new_object();
+
+	json_object_object_add(req, "cmd", json_object_new_string(cmd));
+	json_object_object_add(req, "window", json_object_new_string(c->window));
+	return req;
+}
+
+static void print_json_line(json_object *o)
+{
+	json_object_object_del(o, "ok");
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	fflush(stdout);
+}
+
+static double get_d(json_object *o, const char *k)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, k, &v) ? json_object_get_double(v) : 0;
+}
+
+static void print_header(json_object *s, int nrows)
+{
+	json_object *drops, *v;
+	uint64_t lost = 0;
+	char rate[32];
+
+	if (json_object_object_get_ex(s, "drops", &drops)) {
+		json_object_object_foreach(drops, k, dv) {
+			(void)k;
+			lost += json_object_get_uint64(dv);
+		}
+	}
+	fmt_count(rate, sizeof(rate), get_d(s, "rate"));
+	printf("irqlat - up %.0fs, window %s, %s IRQ/s, %d handlers, %llu drops\n", get_d(s, "uptime_s"),
+	       json_object_object_get_ex(s, "window", &v) ? json_object_get_string(v) : "?", rate, nrows,
+	       (unsigned long long)lost);
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - floor(s)) * 1e9) };
+
+	while (!stop && nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static int cmd_top_batch(struct irqlat_conn *conn, const struct cli *c)
+{
+	enum column cols[COL_COUNT_];
+	int ncols = table_columns(c->columns, cols, COL_COUNT_);
+
+	for (long i = 0; !stop && (!c->iterations || i < c->iterations); i++) {
+		json_object *req = request("summary", c), *s;
+		struct row *rows;
+		int n;
+
+		if (i)
+			sleep_s(c->delay_s);
+		if (stop)
+			break;
+		s = conn_request(conn, req);
+		json_object_put(req);
+		if (!s) {
+			if (errno != EINVAL)
+				fprintf(stderr, "irqlat: lost the connection to irqlatd: %s\n", strerror(errno));
+			return 1;
+		}
+		if (c->json) {
+			print_json_line(s);
+		} else {
+			rows = table_rows(s, &n);
+			table_sort(rows, n, (enum sort_key)table_sort_key(c->sort), c->reverse);
+			if (i)
+				putchar('\n');
+			print_header(s, n);
+			table_print(stdout, rows, n, cols, ncols);
+			fflush(stdout);
+			free(rows);
+		}
+		json_object_put(s);
+	}
+	return 0;
+}
+
+static void print_hist(json_object *h)
+{
+	json_object *buckets, *v;
+	uint64_t peak = 0;
+	char lo[16], hi[16];
+	size_t nb;
+
+	if (!json_object_object_get_ex(h, "buckets", &buckets))
+		return;
+	nb = json_object_array_length(buckets);
+	for (size_t i = 0; i < nb; i++) {
+		uint64_t n = json_object_get_uint64(json_object_array_get_idx(json_object_array_get_idx(buckets, i), 2));
+
+		if (n > peak)
+			peak = n;
+	}
+	printf("IRQ %d (%s): %llu runs in window, p50 ", json_object_object_get_ex(h, "irq", &v) ? json_object_get_int(v) : -1,
+	       json_object_object_get_ex(h, "name", &v) ? json_object_get_string(v) : "?",
+	       (unsigned long long)(json_object_object_get_ex(h, "window_count", &v) ? json_object_get_uint64(v) : 0));
+	fmt_ns(lo, sizeof(lo), (uint64_t)get_d(h, "p50_ns"));
+	fmt_ns(hi, sizeof(hi), (uint64_t)get_d(h, "p99_ns"));
+	printf("%s, p99 %s, ", lo, hi);
+	fmt_ns(lo, sizeof(lo), (uint64_t)get_d(h, "max_ns"));
+	printf("max %s\n", lo);
+	for (size_t i = 0; i < nb; i++) {
+		json_object *b = json_object_array_get_idx(buckets, i);
+		uint64_t l = json_object_get_uint64(json_object_array_get_idx(b, 0));
+		uint64_t u = json_object_get_uint64(json_object_array_get_idx(b, 1));
+		uint64_t n = json_object_get_uint64(json_object_array_get_idx(b, 2));
+		int bar = peak ? (int)((n * 40 + peak - 1) / peak) : 0;
+
+		fmt_ns(lo, sizeof(lo), l);
+		if (u)
+			fmt_ns(hi, sizeof(hi), u);
+		else
+			snprintf(hi, sizeof(hi), "inf");
+		printf("  %7s - %-7s %10llu |%.*s\n", lo, hi, (unsigned long long)n, bar,
+		       "########################################");
+	}
+}
+
+static int cmd_hist(struct irqlat_conn *conn, const struct cli *c)
+{
+	json_object *req = request("hist", c), *s, *irqs;
+	size_t n = 0;
+	char *end;
+
+	if (c->target) {
+		long irq = strtol(c->target, &end, 10);
+
+		if (*end == 0 && end != c->target)
+			json_object_object_add(req, "irq", json_object_new_int((int)irq));
+		else
+			json_object_object_add(req, "name", json_object_new_string(c->target));
+	}
+	s = conn_request(conn, req);
+	json_object_put(req);
+	if (!s)
+		return 1;
+	if (c->json) {
+		print_json_line(s);
+	} else if (json_object_object_get_ex(s, "irqs", &irqs)) {
+		n = json_object_array_length(irqs);
+
+		if (!n && c->target)
+			fprintf(stderr, "irqlat: no handler matches '%s' (yet): see 'irqlat --top -b -n 1' for the list\n", c->target);
+		for (size_t i = 0; i < n; i++) {
+			if (i)
+				putchar('\n');
+			print_hist(json_object_array_get_idx(irqs, i));
+		}
+	}
+	json_object_put(s);
+	return c->target && !c->json && n == 0 ? 1 : 0;
+}
+
+static int cmd_status(struct irqlat_conn *conn, const struct cli *c)
+{
+	json_object *req = request("status", c), *s;
+
+	s = conn_request(conn, req);
+	json_object_put(req);
+	if (!s)
+		return 1;
+	if (c->json) {
+		print_json_line(s);
+	} else {
+		json_object_object_del(s, "ok");
+		json_object_object_foreach(s, k, v)
+			printf("%-12s %s\n", k, json_object_is_type(v, json_type_string) ? json_object_get_string(v)
+						: json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+	}
+	json_object_put(s);
+	return 0;
+}
+
+static void print_event(json_object *e, int json)
+{
+	json_object *v;
+
+	if (json) {
+		puts(json_object_to_json_string_ext(e, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+		return;
+	}
+	if (json_object_object_get_ex(e, "lost", &v)) {
+		printf("irqlat: %llu events lost: this client read too slowly\n", (unsigned long long)json_object_get_uint64(v));
+		return;
+	}
+	if (json_object_object_get_ex(e, "line", &v)) {	/* preformatted by the daemon */
+		puts(json_object_get_string(v));
+		return;
+	}
+	if (json_object_object_get_ex(e, "type", &v) && !strcmp(json_object_get_string(v), "outlier")) {
+		char d[16];
+
+		fmt_ns(d, sizeof(d), (uint64_t)get_d(e, "duration_ns"));
+		printf("%16s-%-7d [%03d] %.6f: outlier: irq=%d name=%s duration=%s\n",
+		       json_object_object_get_ex(e, "comm", &v) ? json_object_get_string(v) : "?",
+		       (int)get_d(e, "pid"), (int)get_d(e, "cpu"), get_d(e, "ts_ns") / 1e9, (int)get_d(e, "irq"),
+		       json_object_object_get_ex(e, "name", &v) ? json_object_get_string(v) : "?", d);
+	}
+}
+
+static int cmd_events(struct irqlat_conn *conn, const struct cli *c)
+{
+	json_object *req = request("subscribe", c), *s;
+	long n = 0;
+
+	s = conn_request(conn, req);
+	json_object_put(req);
+	if (!s)
+		return 1;
+	json_object_put(s);
+	while (!stop) {
+		json_object *e = conn_read(conn, c->follow ? 500 : 1000);
+
+		if (!e) {
+			if (errno == ETIMEDOUT) {
+				if (!c->follow)
+					break;
+				continue;
+			}
+			if (!stop)
+				fprintf(stderr, "irqlat: lost the connection to irqlatd: %s\n", strerror(errno));
+			return stop ? 0 : 1;
+		}
+		print_event(e, c->json);
+		fflush(stdout);
+		json_object_put(e);
+		if (c->iterations && ++n >= c->iterations)
+			break;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct irqlat_conn conn;
+	struct cli c;
+	int r;
+
+	r = cli_parse(&c, argc, argv, stdout, stderr);
+	if (r)
+		return r < 0 ? 0 : r;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+	if (conn_open(&conn, c.socket_path, 0) < 0)
+		return 1;
+	switch (c.cmd) {
+	case CMD_HIST:
+		r = cmd_hist(&conn, &c);
+		break;
+	case CMD_STATUS:
+		r = cmd_status(&conn, &c);
+		break;
+	case CMD_EVENTS:
+		r = cmd_events(&conn, &c);
+		break;
+	default:
+		/* the full-screen top comes with its own module; batch until then */
+		r = cmd_top_batch(&conn, &c);
+	}
+	conn_close(&conn);
+	return r;
+}

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/* irqlatd: one sd_event loop owns the ring buffer, the map-reading timer, the signals and the
+ * client socket. Nothing blocks and nothing polls in a sleep loop. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include <systemd/sd-event.h>
+#include "collect.h"
+#include "log.h"
+#include "options.h"
+#include "outlier.h"
+#include "report.h"
+#include "server.h"
+
+struct daemon {
+	struct daemon_config cfg;
+	sd_event *ev;
+	struct loader bpf;
+	struct collector col;
+	struct outlier_limiter outliers;
+	struct server *srv;
+	struct ring_buffer *rb;
+	sd_event_source *tick_src, *rb_src;
+	uint64_t next_tick_us;
+};
+
+static json_object *outlier_json(const struct outlier_event *e)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "type", json_object_new_string("outlier"));
+	json_object_object_add(o, "ts_ns", json_object_new_uint64(e->ts_ns));
+	json_object_object_add(o, "cpu", json_object_new_int((int)e->cpu));
+	json_object_object_add(o, "irq", json_object_new_int((int)e->irq));
+	json_object_object_add(o, "name", json_object_new_string_len(e->name, (int)strnlen(e->name, IRQ_NAME_LEN)));
+	json_object_object_add(o, "duration_ns", json_object_new_uint64(e->duration_ns));
+	json_object_object_add(o, "pid", json_object_new_int((int)e->pid));
+	json_object_object_add(o, "comm", json_object_new_string_len(e->comm, (int)strnlen(e->comm, TASK_COMM_LEN_ABI)));
+	return o;
+}
+
+static int on_ringbuf_record(void *ctx, void *data, size_t size)
+{
+	struct daemon *d = ctx;
+	const uint32_t *kind = data;
+
+	if (size < sizeof(*kind))
+		return 0;
+	if (*kind == RB_OUTLIER && size >= sizeof(struct outlier_event)) {
+		const struct outlier_event *e = data;
+
+		outlier_handle(&d->outliers, e);
+		json_object *o = outlier_json(e);
+		server_broadcast(d->srv, o);
+		json_object_put(o);
+	}
+	return 0;
+}
+
+static int on_ringbuf(sd_event_source *s, int fd, uint32_t revents, void *userdata)
+{
+	struct daemon *d = userdata;
+	int r = ring_buffer__consume(d->rb);
+	(void)s;
+	(void)fd;
+	(void)revents;
+
+	if (r < 0)
+		log_error_errno(r, "cannot read the ring buffer: %m");
+	return 0;
+}
+
+static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct daemon *d = userdata;
+	(void)usec;
+
+	collector_tick(&d->col);
+	outlier_flush(&d->outliers, now_ns());
+	/* fixed cadence: the next tick is due one interval after the last one was due */
+	d->next_tick_us += (uint64_t)d->cfg.interval_ms * 1000;
+	if (d->next_tick_us < usec)
+		d->next_tick_us = usec + (uint64_t)d->cfg.interval_ms * 1000;
+	sd_event_source_set_time(s, d->next_tick_us);
+	sd_event_source_set_enabled(s, SD_EVENT_ON);
+	return 0;
+}
+
+static json_object *ok_reply(json_object *o)
+{
+	json_object_object_add(o, "ok", json_object_new_boolean(1));
+	return o;
+}
+
+static json_object *err_reply(const char *fmt, const char *arg)
+{
+	json_object *o = json_object_new_object();
+	char msg[256];
+
+	snprintf(msg, sizeof(msg), fmt, arg);
+	json_object_object_add(o, "ok", json_object_new_boolean(0));
+	json_object_object_add(o, "error", json_object_new_string(msg));
+	return o;
+}
+
+static json_object *on_request(void *userdata, struct client *cl, json_object *req)
+{
+	struct daemon *d = userdata;
+	json_object *v;
+	const char *cmd = json_object_object_get_ex(req, "cmd", &v) ? json_object_get_string(v) : NULL;
+	enum window w = WINDOW_10S;
+
+	if (json_object_object_get_ex(req, "window", &v) && window_parse(json_object_get_string(v), &w) < 0)
+		return err_reply("unknown window '%s': use 1s, 10s, 60s or total", json_object_get_string(v));
+	if (!cmd)
+		return err_reply("request has no \"cmd\"%s; use summary, hist, status or subscribe", "");
+	if (!strcmp(cmd, "summary"))
+		return ok_reply(report_summary(&d->col, w));
+	if (!strcmp(cmd, "hist")) {
+		int irq = -1;
+		const char *name = NULL;
+
+		if (json_object_object_get_ex(req, "irq", &v))
+			irq = json_object_get_int(v);
+		if (json_object_object_get_ex(req, "name", &v))
+			name = json_object_get_string(v);
+		return ok_reply(report_hist(&d->col, w, irq, name));
+	}
+	if (!strcmp(cmd, "status")) {
+		struct daemon_info info = {
+			.version = IRQLAT_VERSION, .attach_style = d->bpf.attach_style,
+			.threshold_ns = d->cfg.threshold_ns, .interval_ms = d->cfg.interval_ms,
+			.max_cells = d->bpf.max_cells, .ringbuf_bytes = d->cfg.ringbuf_kb * 1024,
+			.socket_path = d->cfg.socket_path, .pid = (int)getpid(),
+		};
+		return ok_reply(report_status(&d->col, &info));
+	}
+	if (!strcmp(cmd, "subscribe")) {
+		client_subscribe(cl);
+		return ok_reply(json_object_new_object());
+	}
+	return err_reply("unknown cmd '%s': use summary, hist, status or subscribe", cmd);
+}
+
+static int daemon_start(struct daemon *d)
+{
+	struct loader_opts lo = {
+		.mode = d->cfg.attach,
+		.max_cells = d->cfg.max_cells ? d->cfg.max_cells : default_max_cells((unsigned)libbpf_num_possible_cpus()),
+		.ringbuf_bytes = d->cfg.ringbuf_kb * 1024,
+		.threshold_ns = d->cfg.threshold_ns,
+		.verbose = d->cfg.verbose,
+	};
+	sigset_t mask;
+	int r;
+
+	r = loader_check_privileges();
+	if (r < 0)
+		return r;
+	r = sd_event_default(&d->ev);
+	if (r < 0)
+		return log_error_errno(r, "cannot create the event loop: %m");
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	sd_event_add_signal(d->ev, NULL, SIGTERM, NULL, NULL);	/* default handler: exit the loop */
+	sd_event_add_signal(d->ev, NULL, SIGINT, NULL, NULL);
+
+	/* the socket first: a second daemon must not replace the first one's programs */
+	r = server_open(&d->srv, d->ev, d->cfg.socket_path, on_request, d);
+	if (r < 0)
+		return r;
+	r = loader_open(&d->bpf, &lo);
+	if (r < 0)
+		return r;
+	r = collector_init(&d->col, &d->bpf);
+	if (r < 0)
+		return log_error_errno(r, "cannot allocate the collector: %m");
+	outlier_init(&d->outliers, d->cfg.outlier_rate, d->cfg.threshold_ns);
+
+	d->rb = ring_buffer__new(d->bpf.ringbuf_fd, on_ringbuf_record, d, NULL);
+	if (!d->rb)
+		return log_error_errno(-errno, "cannot open the ring buffer: %m");
+	r = sd_event_add_io(d->ev, &d->rb_src, ring_buffer__epoll_fd(d->rb), EPOLLIN, on_ringbuf, d);
+	if (r < 0)
+		return log_error_errno(r, "cannot watch the ring buffer: %m");
+
+	sd_event_now(d->ev, CLOCK_MONOTONIC, &d->next_tick_us);
+	d->next_tick_us += (uint64_t)d->cfg.interval_ms * 1000;
+	r = sd_event_add_time(d->ev, &d->tick_src, CLOCK_MONOTONIC, d->next_tick_us, 1000, on_tick, d);
+	if (r < 0)
+		return log_error_errno(r, "cannot arm the timer: %m");
+
+	log_info("irqlatd %s measuring hard-IRQ handlers (%s, threshold %llu us); summaries on %s: run 'irqlat --top'",
+		 IRQLAT_VERSION, d->bpf.attach_style, (unsigned long long)(d->cfg.threshold_ns / 1000), d->cfg.socket_path);
+	return 0;
+}
+
+static void daemon_stop(struct daemon *d)
+{
+	server_close(d->srv);	/* removes the socket */
+	sd_event_source_disable_unref(d->rb_src);
+	sd_event_source_disable_unref(d->tick_src);
+	ring_buffer__free(d->rb);
+	outlier_free(&d->outliers);
+	collector_free(&d->col);
+	loader_close(&d->bpf);	/* detaches the programs */
+	sd_event_unref(d->ev);
+}
+
+int main(int argc, char **argv)
+{
+	struct daemon d = { 0 };
+	int r;
+
+	daemon_config_defaults(&d.cfg);
+	r = daemon_options_parse(&d.cfg, argc, argv, stdout, stderr);
+	if (r)
+		return r < 0 ? 0 : r;
+	log_setup(d.cfg.log_target, d.cfg.verbose ? LOG_DEBUG : LOG_INFO);
+
+	r = daemon_start(&d);
+	if (r >= 0)
+		r = sd_event_loop(d.ev);
+	daemon_stop(&d);
+	if (r >= 0)
+		log_info("irqlatd stopped");
+	return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include "hardirq.skel.h"
+#include "loader.h"
+#include "log.h"
+
+int attach_mode_parse(const char *s, enum attach_mode *m)
+{
+	if (!strcmp(s, "auto"))
+		*m = ATTACH_AUTO;
+	else if (!strcmp(s, "tp_btf"))
+		*m = ATTACH_TP_BTF;
+	else if (!strcmp(s, "raw_tp"))
+		*m = ATTACH_RAW_TP;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int has_cap(cap_t caps, cap_value_t c)
+{
+	cap_flag_value_t v = CAP_CLEAR;
+
+	return cap_get_flag(caps, c, CAP_EFFECTIVE, &v) == 0 && v == CAP_SET;
+}
+
+int loader_check_privileges(void)
+{
+	cap_t caps = cap_get_proc();
+	const char *missing = NULL;
+
+	if (!caps)
+		return log_error_errno(-errno, "cannot read this process's capabilities: %m");
+	/* CAP_SYS_ADMIN stands in for both on kernels before 5.8 */
+	if (!has_cap(caps, CAP_SYS_ADMIN)) {
+		if (!has_cap(caps, CAP_BPF) && !has_cap(caps, CAP_PERFMON))
+			missing = "CAP_BPF and CAP_PERFMON";
+		else if (!has_cap(caps, CAP_BPF))
+			missing = "CAP_BPF";
+		else if (!has_cap(caps, CAP_PERFMON))
+			missing = "CAP_PERFMON";
+	}
+	cap_free(caps);
+	if (missing) {
+		log_error("missing capability %s: run irqlatd as root (sudo) or grant it %s", missing, missing);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* Highest IRQ number the kernel has allocated, +1. Lines allocated later share the overflow
+ * slot, which still measures them, through the cell hash. */
+static uint32_t count_irq_numbers(void)
+{
+	DIR *d = opendir("/sys/kernel/irq");
+	struct dirent *de;
+	long max = 255;
+
+	if (!d)
+		return 256;
+	while ((de = readdir(d))) {
+		char *end;
+		long n = strtol(de->d_name, &end, 10);
+
+		if (*end == 0 && end != de->d_name && n > max)
+			max = n;
+	}
+	closedir(d);
+	return (uint32_t)max + 1;
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	static int verbose = -1;
+	char buf[1024];
+
+	if (verbose < 0)
+		verbose = getenv("IRQLATD_LIBBPF_DEBUG") != NULL;
+	if (level == LIBBPF_DEBUG && !verbose)
+		return 0;
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	buf[strcspn(buf, "\n")] = 0;
+	log_full(level == LIBBPF_WARN ? LOG_WARNING : LOG_DEBUG, "libbpf: %s", buf);
+	return 0;
+}
+
+static int choose_attach_style(enum attach_mode mode, const char **style)
+{
+	struct btf *btf;
+	int has_btf_tp;
+
+	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
+		log_error("kernel BTF is missing (/sys/kernel/btf/vmlinux): irqlatd needs a kernel built with CONFIG_DEBUG_INFO_BTF=y");
+		return -ENOTSUP;
+	}
+	btf = btf__load_vmlinux_btf();
+	if (!btf)
+		return log_error_errno(-errno, "cannot read kernel BTF from /sys/kernel/btf/vmlinux: %m");
+	has_btf_tp = btf__find_by_name_kind(btf, "btf_trace_irq_handler_entry", BTF_KIND_TYPEDEF) > 0 &&
+		     btf__find_by_name_kind(btf, "btf_trace_irq_handler_exit", BTF_KIND_TYPEDEF) > 0;
+	btf__free(btf);
+
+	switch (mode) {
+	case ATTACH_TP_BTF:
+		if (!has_btf_tp) {
+			log_error("kernel BTF has no irq_handler_entry/exit tracepoint types: use --attach raw_tp or auto");
+			return -ENOTSUP;
+		}
+		*style = "tp_btf";
+		break;
+	case ATTACH_RAW_TP:
+		*style = "raw_tp";
+		break;
+	default:
+		*style = has_btf_tp ? "tp_btf" : "raw_tp";
+	}
+	return 0;
+}
+
+static void *map_mmap(struct bpf_map *map, size_t *len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t sz = (size_t)bpf_map__value_size(map) * bpf_map__max_entries(map);
+	void *p;
+
+	*len = (sz + page - 1) / page * page;
+	p = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(map), 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+uint64_t loader_map_bytes(uint32_t ncpus, uint32_t nr_slots, uint32_t max_cells, uint32_t ringbuf_bytes)
+{
+	uint64_t hash_entry = sizeof(struct cell_key) + 8 /* value, rounded */ + 48 /* htab_elem */;
+
+	return (uint64_t)ncpus * nr_slots * sizeof(struct irq_slot) +
+	       (uint64_t)max_cells * (sizeof(struct irq_cell) + sizeof(struct irq_cell_meta) + hash_entry) +
+	       ringbuf_bytes + (uint64_t)ncpus * DROP_KINDS * 8;
+}
+
+int loader_open(struct loader *l, const struct loader_opts *o)
+{
+	struct hardirq_bpf *skel;
+	bool btf_style;
+	int r;
+
+	memset(l, 0, sizeof(*l));
+	l->ringbuf_fd = l->drops_fd = -1;
+	libbpf_set_print(libbpf_print);
+
+	r = choose_attach_style(o->mode, &l->attach_style);
+	if (r < 0)
+		return r;
+	btf_style = !strcmp(l->attach_style, "tp_btf");
+
+	skel = hardirq_bpf__open();
+	if (!skel)
+		return log_error_errno(-errno, "cannot open the BPF object: %m");
+	l->skel = skel;
+	l->nr_slots = count_irq_numbers() + 1;
+	l->max_cells = o->max_cells;
+	skel->rodata->nr_slots = l->nr_slots;
+	skel->rodata->max_cells = o->max_cells;
+	skel->data->threshold_ns = o->threshold_ns;
+	bpf_map__set_max_entries(skel->maps.slots, l->nr_slots);
+	bpf_map__set_max_entries(skel->maps.cell_index, o->max_cells);
+	bpf_map__set_max_entries(skel->maps.cells, o->max_cells);
+	bpf_map__set_max_entries(skel->maps.cell_meta, o->max_cells);
+	bpf_map__set_max_entries(skel->maps.events, o->ringbuf_bytes);
+	/* one attach style per run, chosen once, so the verifier sees only the programs we use */
+	bpf_program__set_autoload(skel->progs.irq_entry_btf, btf_style);
+	bpf_program__set_autoload(skel->progs.irq_exit_btf, btf_style);
+	bpf_program__set_autoload(skel->progs.irq_entry_raw, !btf_style);
+	bpf_program__set_autoload(skel->progs.irq_exit_raw, !btf_style);
+
+	r = hardirq_bpf__load(skel);
+	if (r) {
+		r = -errno;
+		if (r == -EPERM)
+			log_error("the kernel refused to load BPF programs (%s): run as root with CAP_BPF and CAP_PERFMON, and check kernel.unprivileged_bpf_disabled and lockdown", strerror(-r));
+		else
+			log_error_errno(r, "cannot load the BPF programs into the kernel: %m (set IRQLATD_LIBBPF_DEBUG=1 for the verifier's log)");
+		goto fail;
+	}
+
+	struct bpf_program *entry = btf_style ? skel->progs.irq_entry_btf : skel->progs.irq_entry_raw;
+	struct bpf_program *exit_ = btf_style ? skel->progs.irq_exit_btf : skel->progs.irq_exit_raw;
+	/* exit first: an entry without its exit is harmless, the other way round is not measured */
+	struct bpf_link *lx = bpf_program__attach(exit_);
+	if (!lx) {
+		r = -errno;
+		log_error_errno(r, "cannot attach to tracepoint irq:irq_handler_exit (%s): %m; the kernel needs CONFIG_TRACEPOINTS and CONFIG_BPF_EVENTS", l->attach_style);
+		goto fail;
+	}
+	if (btf_style)
+		skel->links.irq_exit_btf = lx;
+	else
+		skel->links.irq_exit_raw = lx;
+	struct bpf_link *le = bpf_program__attach(entry);
+	if (!le) {
+		r = -errno;
+		log_error_errno(r, "cannot attach to tracepoint irq:irq_handler_entry (%s): %m; the kernel needs CONFIG_TRACEPOINTS and CONFIG_BPF_EVENTS", l->attach_style);
+		goto fail;
+	}
+	if (btf_style)
+		skel->links.irq_entry_btf = le;
+	else
+		skel->links.irq_entry_raw = le;
+	l->entry_prog_fd = bpf_program__fd(entry);
+	l->exit_prog_fd = bpf_program__fd(exit_);
+
+	l->cells = map_mmap(skel->maps.cells, &l->cells_len);
+	l->meta = map_mmap(skel->maps.cell_meta, &l->meta_len);
+	if (!l->cells || !l->meta) {
+		r = log_error_errno(-errno, "cannot map the histogram cells into memory: %m");
+		goto fail;
+	}
+	l->ringbuf_fd = bpf_map__fd(skel->maps.events);
+	l->drops_fd = bpf_map__fd(skel->maps.drops);
+	return 0;
+fail:
+	loader_close(l);
+	return r;
+}
+
+void loader_close(struct loader *l)
+{
+	if (l->cells)
+		munmap((void *)l->cells, l->cells_len);
+	if (l->meta)
+		munmap((void *)l->meta, l->meta_len);
+	if (l->skel)
+		hardirq_bpf__destroy(l->skel);	/* detaches the links */
+	memset(l, 0, sizeof(*l));
+	l->ringbuf_fd = l->drops_fd = -1;
+}
+
+uint32_t loader_cells_used(const struct loader *l)
+{
+	uint32_t n = __atomic_load_n(&l->skel->bss->next_cell, __ATOMIC_ACQUIRE);
+
+	return n < l->max_cells ? n : l->max_cells;
+}
+
+void loader_set_threshold(struct loader *l, uint64_t threshold_ns)
+{
+	__atomic_store_n(&l->skel->data->threshold_ns, threshold_ns, __ATOMIC_RELAXED);
+}
+
+int loader_read_drops(const struct loader *l, uint64_t out[DROP_KINDS])
+{
+	int ncpu = libbpf_num_possible_cpus();
+	uint64_t vals[ncpu > 0 ? ncpu : 1];
+
+	for (uint32_t k = 0; k < DROP_KINDS; k++) {
+		out[k] = 0;
+		if (bpf_map_lookup_elem(l->drops_fd, &k, vals))
+			return -errno;
+		for (int c = 0; c < ncpu; c++)
+			out[k] += vals[c];
+	}
+	return 0;
+}

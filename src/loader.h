@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Loads and attaches the hard-IRQ programs, and hands user space the maps it reads. */
+#ifndef IRQLAT_LOADER_H
+#define IRQLAT_LOADER_H
+
+#include <stdint.h>
+#include <bpf/libbpf.h>
+#include "irqlat_abi.h"
+
+enum attach_mode { ATTACH_AUTO, ATTACH_TP_BTF, ATTACH_RAW_TP };
+
+struct loader_opts {
+	enum attach_mode mode;
+	uint32_t max_cells;
+	uint32_t ringbuf_bytes;
+	uint64_t threshold_ns;
+	int verbose;
+};
+
+struct hardirq_bpf;
+
+struct loader {
+	struct hardirq_bpf *skel;
+	const char *attach_style;	/* "tp_btf" or "raw_tp" */
+	uint32_t nr_slots;
+	uint32_t max_cells;
+	volatile struct irq_cell *cells;	/* mmap of the cells map */
+	volatile struct irq_cell_meta *meta;
+	size_t cells_len, meta_len;
+	int ringbuf_fd;
+	int drops_fd;
+	int entry_prog_fd, exit_prog_fd;
+};
+
+int attach_mode_parse(const char *s, enum attach_mode *m);
+/* Exit-code-worthy failures log one line saying what is missing; returns negative errno. */
+int loader_check_privileges(void);
+int loader_open(struct loader *l, const struct loader_opts *o);
+void loader_close(struct loader *l);
+uint32_t loader_cells_used(const struct loader *l);
+void loader_set_threshold(struct loader *l, uint64_t threshold_ns);
+/* Sum over CPUs of the per-kind drop counters. */
+int loader_read_drops(const struct loader *l, uint64_t out[DROP_KINDS]);
+/* Bytes of map memory for this configuration (docs/architecture.md has the formula). */
+uint64_t loader_map_bytes(uint32_t ncpus, uint32_t nr_slots, uint32_t max_cells, uint32_t ringbuf_bytes);
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* irqlatd's settings: built-in defaults, then the command line. */
+#ifndef IRQLAT_OPTIONS_H
+#define IRQLAT_OPTIONS_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "loader.h"
+#include "log.h"
+#include "util.h"
+
+
+struct daemon_config {
+	uint64_t threshold_ns;
+	uint32_t interval_ms;
+	char socket_path[108];
+	enum attach_mode attach;
+	uint32_t max_cells;	/* 0: derived from the CPU count */
+	uint32_t ringbuf_kb;
+	uint32_t outlier_rate;
+	enum log_target log_target;
+	int verbose;
+};
+
+void daemon_config_defaults(struct daemon_config *c);
+/* 0 to run; otherwise the exit code, with the message already printed to err (help and
+ * version print to out and give -1, meaning exit 0). */
+int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *out, FILE *err);
+uint32_t default_max_cells(unsigned ncpus);
+
+#endif

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#define SD_JOURNAL_SUPPRESS_LOCATION
+#include <systemd/sd-journal.h>
+#include "collect.h"
+#include "log.h"
+#include "outlier.h"
+
+struct outlier_bucket {
+	uint32_t irq;
+	char name[IRQ_NAME_LEN];
+	uint64_t second;	/* which second (monotonic) the counts are for */
+	unsigned logged;
+	uint64_t suppressed;
+	uint64_t worst_ns;
+};
+
+void format_duration(char *buf, size_t len, uint64_t ns)
+{
+	if (ns < 1000)
+		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.*f us", ns < 10000 ? 1 : 0, ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.*f ms", ns < 10000000 ? 1 : 0, ns / 1e6);
+	else
+		snprintf(buf, len, "%.2f s", ns / 1e9);
+}
+
+void outlier_init(struct outlier_limiter *l, unsigned per_second, uint64_t threshold_ns)
+{
+	memset(l, 0, sizeof(*l));
+	l->per_second = per_second;
+	l->threshold_ns = threshold_ns;
+}
+
+void outlier_free(struct outlier_limiter *l)
+{
+	free(l->buckets);
+	l->buckets = NULL;
+	l->nbuckets = 0;
+}
+
+void outlier_format(char *buf, size_t len, const struct outlier_event *e, uint64_t threshold_ns)
+{
+	char d[32], t[32];
+
+	format_duration(d, sizeof(d), e->duration_ns);
+	format_duration(t, sizeof(t), threshold_ns);
+	snprintf(buf, len, "IRQ %u (%.*s) handler ran %s on CPU %u (threshold %s), interrupting %.*s[%u]",
+		 e->irq, IRQ_NAME_LEN, e->name, d, e->cpu, t, TASK_COMM_LEN_ABI, e->comm, e->pid);
+}
+
+static void log_outlier(struct outlier_limiter *l, const struct outlier_event *e)
+{
+	char msg[256];
+
+	outlier_format(msg, sizeof(msg), e, l->threshold_ns);
+	l->logged++;
+	if (!log_to_journal()) {
+		log_warning("outlier: %s", msg);
+		return;
+	}
+	sd_journal_send("MESSAGE=%s", msg, "MESSAGE_ID=" MID_OUTLIER, "PRIORITY=%d", LOG_WARNING,
+			"IRQ=%u", e->irq, "IRQ_NAME=%.*s", IRQ_NAME_LEN, e->name, "CPU=%u", e->cpu,
+			"DURATION_NS=%llu", (unsigned long long)e->duration_ns,
+			"THRESHOLD_NS=%llu", (unsigned long long)l->threshold_ns,
+			"INTERRUPTED_PID=%u", e->pid, "INTERRUPTED_COMM=%.*s", TASK_COMM_LEN_ABI, e->comm,
+			NULL);
+}
+
+static void log_suppressed(struct outlier_bucket *b)
+{
+	char worst[32], msg[256];
+
+	if (!b->suppressed)
+		return;
+	format_duration(worst, sizeof(worst), b->worst_ns);
+	snprintf(msg, sizeof(msg), "IRQ %u (%s): %llu more outliers in one second not logged one by one, worst %s",
+		 b->irq, b->name, (unsigned long long)b->suppressed, worst);
+	if (!log_to_journal())
+		log_warning("outlier: %s", msg);
+	else
+		sd_journal_send("MESSAGE=%s", msg, "MESSAGE_ID=" MID_OUTLIER_SUPPRESSED, "PRIORITY=%d", LOG_WARNING,
+				"IRQ=%u", b->irq, "IRQ_NAME=%s", b->name,
+				"SUPPRESSED=%llu", (unsigned long long)b->suppressed,
+				"WORST_DURATION_NS=%llu", (unsigned long long)b->worst_ns, NULL);
+	b->suppressed = 0;
+	b->worst_ns = 0;
+}
+
+static struct outlier_bucket *bucket_of(struct outlier_limiter *l, const struct outlier_event *e)
+{
+	for (unsigned i = 0; i < l->nbuckets; i++)
+		if (l->buckets[i].irq == e->irq && !strncmp(l->buckets[i].name, e->name, IRQ_NAME_LEN))
+			return &l->buckets[i];
+	struct outlier_bucket *nb = realloc(l->buckets, (l->nbuckets + 1) * sizeof(*nb));
+	if (!nb)
+		return NULL;
+	l->buckets = nb;
+	nb = &nb[l->nbuckets++];
+	memset(nb, 0, sizeof(*nb));
+	nb->irq = e->irq;
+	memcpy(nb->name, e->name, IRQ_NAME_LEN);
+	nb->name[IRQ_NAME_LEN - 1] = 0;
+	return nb;
+}
+
+void outlier_handle(struct outlier_limiter *l, const struct outlier_event *e)
+{
+	struct outlier_bucket *b;
+	uint64_t second = e->ts_ns / 1000000000ull;
+
+	if (!l->per_second) {
+		log_outlier(l, e);
+		return;
+	}
+	b = bucket_of(l, e);
+	if (!b) {
+		log_outlier(l, e);
+		return;
+	}
+	if (b->second != second) {
+		log_suppressed(b);
+		b->second = second;
+		b->logged = 0;
+	}
+	if (b->logged < l->per_second) {
+		b->logged++;
+		log_outlier(l, e);
+		return;
+	}
+	b->suppressed++;
+	l->suppressed++;
+	if (e->duration_ns > b->worst_ns)
+		b->worst_ns = e->duration_ns;
+}
+
+void outlier_flush(struct outlier_limiter *l, uint64_t now)
+{
+	uint64_t second = now / 1000000000ull;
+
+	for (unsigned i = 0; i < l->nbuckets; i++)
+		if (l->buckets[i].second != second)
+			log_suppressed(&l->buckets[i]);
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Outliers from the ring buffer: rate-limited per IRQ, then logged (stderr or journal). */
+#ifndef IRQLAT_OUTLIER_H
+#define IRQLAT_OUTLIER_H
+
+#include <stdint.h>
+#include "irqlat_abi.h"
+
+/* MESSAGE_IDs (docs/irqlatd.catalog explains each) */
+#define MID_OUTLIER "3f0c6d0e2b1a4f7e9a51c2d8e4b7a901"
+#define MID_OUTLIER_SUPPRESSED "7d2e9b4c1f6a48d3b0e5a9c7d1f3e802"
+
+struct outlier_limiter {
+	unsigned per_second;	/* entries per IRQ per second; 0 = no limit */
+	uint64_t threshold_ns;
+	uint64_t logged, suppressed;	/* since start */
+	struct outlier_bucket *buckets;	/* per IRQ number seen */
+	unsigned nbuckets;
+};
+
+void outlier_init(struct outlier_limiter *l, unsigned per_second, uint64_t threshold_ns);
+void outlier_free(struct outlier_limiter *l);
+/* Logs e unless its IRQ is over the limit this second; then counts it, and the first event
+ * of a later second logs how many were suppressed and the worst of them. */
+void outlier_handle(struct outlier_limiter *l, const struct outlier_event *e);
+/* Logs pending suppression summaries whose second has passed (call from a timer). */
+void outlier_flush(struct outlier_limiter *l, uint64_t now_ns);
+void outlier_format(char *buf, size_t len, const struct outlier_event *e, uint64_t threshold_ns);
+void format_duration(char *buf, size_t len, uint64_t ns);
+
+#endif

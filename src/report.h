@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The daemon's answers as JSON objects: summaries, histograms, status. */
+#ifndef IRQLAT_REPORT_H
+#define IRQLAT_REPORT_H
+
+#include <json-c/json.h>
+#include "collect.h"
+
+struct daemon_info {
+	const char *version;
+	const char *attach_style;
+	uint64_t threshold_ns;
+	uint64_t interval_ms;
+	uint32_t max_cells;
+	uint32_t ringbuf_bytes;
+	const char *socket_path;
+	int pid;
+};
+
+/* {"time":..,"uptime_s":..,"window":"10s","window_s":..,"irqs":[...],"drops":{..}} */
+json_object *report_summary(const struct collector *c, enum window w);
+/* Handlers whose IRQ number is irq (irq >= 0) or whose name is name (name != NULL), or all. */
+json_object *report_hist(const struct collector *c, enum window w, int irq, const char *name);
+json_object *report_status(const struct collector *c, const struct daemon_info *info);
+
+#endif

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include "log.h"
+#include "server.h"
+
+#define CLIENT_IN_MAX (64 * 1024)	/* a request line longer than this is refused */
+#define CLIENT_OUT_MAX (4 * 1024 * 1024)	/* a subscriber this far behind loses lines */
+
+struct client {
+	struct server *srv;
+	struct client *next;
+	int fd;
+	sd_event_source *io;
+	char in[CLIENT_IN_MAX];
+	size_t in_len;
+	char *out;
+	size_t out_len, out_cap;
+	int subscribed;
+	uint64_t lost;
+	int closing;
+};
+
+struct server {
+	sd_event *ev;
+	sd_event_source *listen_io;
+	int fd;
+	char *path;
+	server_request_fn fn;
+	void *userdata;
+	struct client *clients;
+	unsigned nclients;
+};
+
+static void client_free(struct client *cl)
+{
+	struct client **p;
+
+	for (p = &cl->srv->clients; *p; p = &(*p)->next)
+		if (*p == cl) {
+			*p = cl->next;
+			break;
+		}
+	cl->srv->nclients--;
+	sd_event_source_disable_unref(cl->io);
+	close(cl->fd);
+	free(cl->out);
+	free(cl);
+}
+
+static int client_flush(struct client *cl)
+{
+	while (cl->out_len) {
+		ssize_t n = write(cl->fd, cl->out, cl->out_len);
+
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				break;
+			return -errno;
+		}
+		memmove(cl->out, cl->out + n, cl->out_len - (size_t)n);
+		cl->out_len -= (size_t)n;
+	}
+	sd_event_source_set_io_events(cl->io, EPOLLIN | (cl->out_len ? EPOLLOUT : 0));
+	return 0;
+}
+
+static int client_queue(struct client *cl, const char *s, size_t len)
+{
+	if (cl->out_len + len > cl->out_cap) {
+		size_t cap = cl->out_cap ? cl->out_cap : 4096;
+		char *p;
+
+		while (cap < cl->out_len + len)
+			cap *= 2;
+		p = realloc(cl->out, cap);
+		if (!p)
+			return -ENOMEM;
+		cl->out = p;
+		cl->out_cap = cap;
+	}
+	memcpy(cl->out + cl->out_len, s, len);
+	cl->out_len += len;
+	return 0;
+}
+
+static int client_send(struct client *cl, json_object *o)
+{
+	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	int r = client_queue(cl, s, strlen(s));
+
+	if (r == 0)
+		r = client_queue(cl, "\n", 1);
+	return r;
+}
+
+static json_object *error_reply(const char *msg)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "ok", json_object_new_boolean(0));
+	json_object_object_add(o, "error", json_object_new_string(msg));
+	return o;
+}
+
+static void client_line(struct client *cl, const char *line, size_t len)
+{
+	struct json_tokener *tok = json_tokener_new();
+	json_object *req = json_tokener_parse_ex(tok, line, (int)len), *resp;
+
+	if (!req || json_tokener_get_error(tok) != json_tokener_success || !json_object_is_type(req, json_type_object))
+		resp = error_reply("request is not a JSON object on one line; example: {\"cmd\":\"summary\"}");
+	else
+		resp = cl->srv->fn(cl->srv->userdata, cl, req);
+	json_tokener_free(tok);
+	json_object_put(req);
+	if (resp) {
+		client_send(cl, resp);
+		json_object_put(resp);
+	}
+}
+
+static int client_io(sd_event_source *s, int fd, uint32_t revents, void *userdata)
+{
+	struct client *cl = userdata;
+	(void)s;
+
+	if (revents & EPOLLOUT && client_flush(cl) < 0)
+		goto drop;
+	if (revents & (EPOLLIN | EPOLLHUP | EPOLLERR)) {
+		ssize_t n = read(fd, cl->in + cl->in_len, sizeof(cl->in) - cl->in_len);
+
+		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+			goto drop;
+		if (n > 0)
+			cl->in_len += (size_t)n;
+		char *nl;
+		while ((nl = memchr(cl->in, '\n', cl->in_len))) {
+			size_t len = (size_t)(nl - cl->in);
+
+			client_line(cl, cl->in, len);
+			memmove(cl->in, nl + 1, cl->in_len - len - 1);
+			cl->in_len -= len + 1;
+		}
+		if (cl->in_len == sizeof(cl->in)) {
+			json_object *e = error_reply("request line longer than 64 KiB");
+
+			client_send(cl, e);
+			json_object_put(e);
+			cl->in_len = 0;
+		}
+	}
+	if (client_flush(cl) < 0)
+		goto drop;
+	return 0;
+drop:
+	client_free(cl);
+	return 0;
+}
+
+static int listen_io(sd_event_source *s, int fd, uint32_t revents, void *userdata)
+{
+	struct server *srv = userdata;
+	struct client *cl;
+	int cfd;
+	(void)s;
+	(void)revents;
+
+	cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (cfd < 0)
+		return 0;
+	cl = calloc(1, sizeof(*cl));
+	if (!cl) {
+		close(cfd);
+		return 0;
+	}
+	cl->srv = srv;
+	cl->fd = cfd;
+	if (sd_event_add_io(srv->ev, &cl->io, cfd, EPOLLIN, client_io, cl) < 0) {
+		close(cfd);
+		free(cl);
+		return 0;
+	}
+	cl->next = srv->clients;
+	srv->clients = cl;
+	srv->nclients++;
+	return 0;
+}
+
+static int mkdir_parents(const char *path)
+{
+	char buf[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	char *p;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (p = buf + 1; (p = strchr(p, '/')); p++) {
+		*p = 0;
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return 0;
+}
+
+int server_open(struct server **out, sd_event *ev, const char *path, server_request_fn fn, void *userdata)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct server *srv;
+	int fd, r;
+
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		log_error("socket path %s is too long (at most %zu bytes)", path, sizeof(sa.sun_path) - 1);
+		return -ENAMETOOLONG;
+	}
+	strcpy(sa.sun_path, path);
+	r = mkdir_parents(path);
+	if (r < 0)
+		return log_error_errno(r, "cannot create the folder of socket %s: %m", path);
+
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return log_error_errno(-errno, "cannot create a Unix socket: %m");
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 && errno == EADDRINUSE) {
+		/* A live daemon answers connect(); a stale file from a crash does not. */
+		int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+		if (probe >= 0 && connect(probe, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+			close(probe);
+			close(fd);
+			log_error("another irqlatd is already serving %s: stop it first, or give this one --socket PATH", path);
+			return -EADDRINUSE;
+		}
+		if (probe >= 0)
+			close(probe);
+		unlink(path);
+		r = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
+	} else {
+		r = 0;
+	}
+	if (r < 0 || listen(fd, 16) < 0) {
+		r = -errno;
+		close(fd);
+		return log_error_errno(r, "cannot listen on %s: %m", path);
+	}
+	/* Anyone may read the summaries; the protocol has no request that changes anything. */
+	chmod(path, 0666);
+
+	srv = calloc(1, sizeof(*srv));
+	if (!srv) {
+		close(fd);
+		unlink(path);
+		return -ENOMEM;
+	}
+	srv->ev = ev;
+	srv->fd = fd;
+	srv->path = strdup(path);
+	srv->fn = fn;
+	srv->userdata = userdata;
+	r = sd_event_add_io(ev, &srv->listen_io, fd, EPOLLIN, listen_io, srv);
+	if (r < 0) {
+		server_close(srv);
+		return log_error_errno(r, "cannot watch socket %s: %m", path);
+	}
+	*out = srv;
+	return 0;
+}
+
+void server_close(struct server *srv)
+{
+	if (!srv)
+		return;
+	while (srv->clients)
+		client_free(srv->clients);
+	sd_event_source_disable_unref(srv->listen_io);
+	close(srv->fd);
+	if (srv->path)
+		unlink(srv->path);
+	free(srv->path);
+	free(srv);
+}
+
+void client_subscribe(struct client *cl)
+{
+	cl->subscribed = 1;
+}
+
+void server_broadcast(struct server *srv, json_object *o)
+{
+	const char *s = NULL;
+	size_t len = 0;
+
+	for (struct client *cl = srv->clients, *next; cl; cl = next) {
+		next = cl->next;
+		if (!cl->subscribed)
+			continue;
+		if (!s) {
+			s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+			len = strlen(s);
+		}
+		if (cl->out_len + len + 1 > CLIENT_OUT_MAX) {
+			cl->lost++;
+			continue;
+		}
+		if (cl->lost) {
+			char note[64];
+			int n = snprintf(note, sizeof(note), "{\"lost\":%llu}\n", (unsigned long long)cl->lost);
+
+			client_queue(cl, note, (size_t)n);
+			cl->lost = 0;
+		}
+		client_queue(cl, s, len);
+		client_queue(cl, "\n", 1);
+		if (client_flush(cl) < 0)
+			client_free(cl);
+	}
+}
+
+unsigned server_clients(const struct server *srv)
+{
+	return srv->nclients;
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Small things irqlatd and irqlat both need. */
+#ifndef IRQLAT_UTIL_H
+#define IRQLAT_UTIL_H
+
+#include <stdint.h>
+
+#define IRQLAT_VERSION "0.1.0"
+#define DEFAULT_SOCKET "/run/irqlatd/irqlatd.sock"
+
+/* Exit codes, documented in irqlatd(8) and irqlat(1) */
+#define EXIT_USAGE 2
+#define EXIT_CONFIG 78	/* EX_CONFIG */
+
+/* Parses a whole decimal number in [min, max]; 0 or -EINVAL. */
+int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v);
+
+#endif

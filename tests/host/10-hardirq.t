@@ -1,0 +1,63 @@
+#!/bin/bash
+# Hard-IRQ counts against /proc/interrupts, outliers, attach styles, clean shutdown.
+. "$(dirname "$0")/../lib.sh"
+plan 12
+
+IRQ=$(disk_irq)
+diag "disk IRQ: ${IRQ:-none}"
+
+daemon_count() {	# cumulative count irqlatd reports for IRQ $1 (all its handlers)
+	irqlat --top --batch --iterations 1 --json | jq --argjson irq "$1" '[.irqs[] | select(.irq == $irq) | .count] | add // 0'
+}
+
+start_daemon --threshold-us 1 --interval-ms 200 --outlier-rate 0
+check "daemon starts and answers status" test -n "$DAEMON_PID"
+fio_load 1	# warm up: the first run allocates the cells
+sleep 0.5
+p0=$(proc_irq_count "$IRQ"); d0=$(daemon_count "$IRQ")
+fio_load 4
+sleep 0.7	# three intervals: the daemon has read the maps since fio stopped
+p1=$(proc_irq_count "$IRQ"); d1=$(daemon_count "$IRQ")
+dp=$((p1 - p0)); dd=$((d1 - d0)); diff=$((dd > dp ? dd - dp : dp - dd))
+diag "IRQ $IRQ: /proc/interrupts delta $dp, irqlatd delta $dd"
+if [ "$dp" -gt 1000 ] && { [ "$diff" -le 5 ] || [ $((diff * 100)) -le "$dp" ]; }; then
+	ok "per-IRQ count matches /proc/interrupts within 1% or 5 events"
+else
+	not_ok "per-IRQ count matches /proc/interrupts within 1% or 5 events" "proc=$dp daemon=$dd"
+fi
+
+snap=$(irqlat --top --batch --iterations 1 --json --window total)
+check "JSON snapshot has every documented field" \
+	test "$(jq '[.irqs[0] | has("irq","name","count","rate","avg_ns","p50_ns","p90_ns","p99_ns","p999_ns","max_ns","total_ns","spurious")] | all' <<<"$snap")" = true
+check "percentiles are ordered p50 <= p90 <= p99 <= p99.9 <= max" \
+	test "$(jq --argjson irq "$IRQ" '[.irqs[] | select(.irq == $irq) | (.p50_ns <= .p90_ns and .p90_ns <= .p99_ns and .p99_ns <= .p999_ns and .p999_ns <= .max_ns and .avg_ns > 0)] | all' <<<"$snap")" = true
+name=$(jq -r --argjson irq "$IRQ" '.irqs[] | select(.irq == $irq) | .name' <<<"$snap" | head -1)
+check "handler name matches /proc/interrupts ($name)" grep -qE "^ *$IRQ:.* $name\$" /proc/interrupts
+check "1 us threshold logs outliers naming the disk IRQ" grep -q "outlier: IRQ $IRQ ($name) handler ran" "$TMP/daemon.log"
+batch=$(irqlat --top --batch --iterations 2 --delay 0.2)
+check "batch output prints two snapshots with the columns" test "$(grep -c '^  IRQ NAME .*COUNT *RATE/s *AVG *P50 *P99 *MAX' <<<"$batch")" -eq 2
+
+stop_daemon
+check "SIGTERM stops the daemon with status 0" test "$DAEMON_STATUS" -eq 0
+check "clean shutdown removes the socket" test ! -e "$SOCK"
+progs_gone() {	# the kernel frees programs after an RCU grace period: allow it a moment
+	for _ in $(seq 20); do
+		bpftool prog show 2>/dev/null | grep -q "irq_entry_\|irq_exit_" || return 0
+		sleep 0.1
+	done
+	return 1
+}
+check "no programs left attached" progs_gone
+
+start_daemon --attach raw_tp --interval-ms 200
+fio_load 1; sleep 0.5
+check "raw_tp attach style is used and measures" \
+	test "$(irqlat status --json | jq -r .attach)" = raw_tp -a "$(daemon_count "$IRQ")" -gt 100
+stop_daemon
+
+start_daemon --interval-ms 200
+"$IRQLATD" --socket "$SOCK" --log-target stderr >"$TMP/second.log" 2>&1; rc=$?
+check "a second daemon on the same socket refuses, naming it (exit 1)" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'another irqlatd is already serving $SOCK' '$TMP/second.log'"
+stop_daemon
+done_testing

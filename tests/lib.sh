@@ -1,0 +1,78 @@
+# shellcheck shell=bash
+# Helpers for the host tests (tests/host/*.t): TAP output, a daemon per test, IRQ load.
+# Each test runs as root against the real kernel; nothing here is mocked.
+set -u
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+IRQLATD=$BUILD/irqlatd
+IRQLAT=$BUILD/irqlat
+TMP=$(mktemp -d /tmp/irqlat-test.XXXXXX)
+SOCK=$TMP/irqlatd.sock
+_n=0
+_failed=0
+DAEMON_PID=
+
+plan() { echo "1..$1"; }
+ok() { _n=$((_n + 1)); echo "ok $_n - $1"; }
+not_ok() { _n=$((_n + 1)); _failed=$((_failed + 1)); echo "not ok $_n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
+# check NAME COMMAND...: ok when the command succeeds
+check() { local name=$1; shift; if "$@"; then ok "$name"; else not_ok "$name" "command: $*"; fi; }
+skip() { _n=$((_n + 1)); echo "ok $_n # skip $1"; }
+diag() { echo "# $*"; }
+
+cleanup() {
+	stop_daemon
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+# start_daemon [ARGS...]: irqlatd on a private socket, logging to $TMP/daemon.log; waits for
+# the socket to answer.
+start_daemon() {
+	"$IRQLATD" --socket "$SOCK" --log-target stderr "$@" >"$TMP/daemon.log" 2>&1 &
+	DAEMON_PID=$!
+	for _ in $(seq 100); do
+		"$IRQLAT" --socket "$SOCK" status >/dev/null 2>&1 && return 0
+		kill -0 "$DAEMON_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "# irqlatd did not come up; its log:"; sed 's/^/#   /' "$TMP/daemon.log"
+	return 1
+}
+
+stop_daemon() {
+	[ -n "$DAEMON_PID" ] || return 0
+	kill -TERM "$DAEMON_PID" 2>/dev/null
+	wait "$DAEMON_PID" 2>/dev/null
+	DAEMON_STATUS=$?
+	DAEMON_PID=
+	return 0
+}
+
+irqlat() { "$IRQLAT" --socket "$SOCK" "$@"; }
+
+# The IRQ line that the virtio disk completes requests on (machine.md): the busiest
+# virtio*-req* line in /proc/interrupts, or the first one.
+disk_irq() {
+	awk '/virtio[0-9]+-req/ { n = 0; for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+$/) n += $i; sub(":", "", $1); print n, $1 }' /proc/interrupts | sort -rn | awk 'NR == 1 { print $2 }'
+}
+
+# Sum over CPUs of /proc/interrupts for one IRQ number.
+proc_irq_count() {
+	awk -v irq="$1:" '$1 == irq { n = 0; for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+$/) n += $i; else break; print n }' /proc/interrupts
+}
+
+# fio_load SECONDS: direct I/O on a file, about 10,000 disk IRQs a second here.
+fio_load() {
+	fio --name=irqload --filename="$TMP/fio.dat" --size=32M --rw=randread --bs=4k --direct=1 \
+		--ioengine=psync --runtime="$1" --time_based >"$TMP/fio.log" 2>&1
+}
+
+done_testing() {
+	[ "$_failed" -eq 0 ]
+}
+
+mount_fs() {
+	mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
+	mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf 2>/dev/null || true
+}
