@@ -233,10 +233,10 @@ static void test_quantiles_small_and_tiny(void **state)
 }
 
 /* One sample per bucket: the nearest rank decides the bucket alone, for every sample size
- */
+ * and for quantiles whose q x n is not exact in floating point (0.07 x 100 = 7.000000000000001). */
 static void test_quantile_rank_exact(void **state)
 {
-	static const unsigned q_bp[] = { 5000, 9000, 9900, 9990 };
+	static const unsigned q_bp[] = { 700, 2900, 5000, 5700, 9000, 9900, 9990 };
 	uint64_t v[HIST_BUCKETS];
 
 	(void)state;
