@@ -324,6 +324,11 @@ static void test_hist_filters(void **state)
 	s = roundtrip(report_hist(&f->c, WINDOW_10S, -1, NULL));
 	assert_int_equal(json_object_array_length(field(s, "irqs", json_type_array)), NHANDLERS);
 	json_object_put(s);
+	/* no match: empty, and the header still describes the window asked for */
+	s = roundtrip(report_hist(&f->c, WINDOW_10S, 99, NULL));
+	assert_int_equal(json_object_array_length(field(s, "irqs", json_type_array)), 0);
+	check_header(s, "10s", 10);
+	json_object_put(s);
 }
 
 static void test_status(void **state)
