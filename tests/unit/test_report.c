@@ -429,6 +429,8 @@ static void test_fmt_ns(void **state)
 		{ 41000, "41us" }, { 41499, "41us" }, { 999000, "999us" },
 		{ 1200000, "1.2ms" }, { 9900000, "9.9ms" }, { 41000000, "41ms" }, { 999000000, "999ms" },
 		{ 2000000000, "2.00s" }, { 12345000000ull, "12.35s" },
+		/* values that round up into the next unit are written in it */
+		{ 9999, "10us" }, { 999999, "1.0ms" }, { 9999999, "10ms" }, { 999999999, "1.00s" },
 	};
 	char buf[32];
 
