@@ -217,6 +217,15 @@ static void test_daemon_bad_usage(void **state)
 	assert_usage_error(&r, "unknown option", "--no-such-flag");
 	r = daemon_run(&c, "-x", NULL);
 	assert_usage_error(&r, "unknown option", "-x");
+	/* inside a cluster: the letter that is wrong, wherever it is */
+	r = daemon_run(&c, "-vq", NULL);
+	assert_usage_error(&r, "unknown option", "'-q'");
+	r = daemon_run(&c, "--verbose", "-qv", NULL);
+	assert_usage_error(&r, "unknown option", "'-q'");
+	r = daemon_run(&c, "--verbose=1", NULL);	/* a value it does not take */
+	assert_usage_error(&r, "--verbose=1", NULL);
+	r = daemon_run(&c, "-vt", NULL);
+	assert_usage_error(&r, "option -t", "needs a value");
 	r = daemon_run(&c, "--socket", NULL);
 	assert_usage_error(&r, "--socket", "needs a value");
 	r = daemon_run(&c, "-v", "-t", NULL);
@@ -401,6 +410,10 @@ static void test_cli_bad(void **state)
 	assert_usage_error(&r, "column", "'bogus'");
 	r = cli_run(&c, "--no-such", NULL);
 	assert_usage_error(&r, "unknown option", "--no-such");
+	r = cli_run(&c, "hist", "-Jq", NULL);
+	assert_usage_error(&r, "unknown option", "'-q'");
+	r = cli_run(&c, "--json", "-qJ", NULL);
+	assert_usage_error(&r, "unknown option", "'-q'");
 	r = cli_run(&c, "--window", NULL);
 	assert_usage_error(&r, "--window", "needs a value");
 	r = cli_run(&c, "frobnicate", NULL);
