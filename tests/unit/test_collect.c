@@ -204,6 +204,15 @@ static void test_ticks_and_windows(void **state)
 		assert_int_equal(collector_cpu_window_count(&f->c, &a->cpus[1], WINDOW_TOTAL), c1);
 		assert_int_equal(a->cpus[0].count + a->cpus[1].count, total_a.count);
 
+		/* each window is as long as the ticks it holds: never empty, never longer than a
+		 * longer window (tick times come from the clock; only their order is asserted) */
+		if (secs[WINDOW_1S] <= 0 || secs[WINDOW_1S] > secs[WINDOW_10S] ||
+		    secs[WINDOW_10S] > secs[WINDOW_60S] || secs[WINDOW_60S] > secs[WINDOW_TOTAL])
+			fail_msg("tick %u: window lengths 1s %.9f, 10s %.9f, 60s %.9f, total %.9f", t,
+				 secs[WINDOW_1S], secs[WINDOW_10S], secs[WINDOW_60S], secs[WINDOW_TOTAL]);
+		if (t >= 60 && !(secs[WINDOW_60S] < secs[WINDOW_TOTAL]))
+			fail_msg("tick %u: the 60 s window (%.9f s) is not shorter than the total (%.9f s)", t,
+				 secs[WINDOW_60S], secs[WINDOW_TOTAL]);
 	}
 	/* B was quiet from tick 4 to 69: its 60 s window at tick 74 holds only tick 70 */
 	collector_window(&f->c, find(&f->c, 25, "shared-on-25"), WINDOW_60S, &got, &secs[0]);
