@@ -193,11 +193,48 @@ static void test_subscribers(void **state)
 	close(other);
 }
 
+/* A client that sends requests and leaves without reading the answers: the daemon's write
+ * meets a closed socket. That must cost the daemon nothing (no SIGPIPE), and it keeps
+ * serving the others. */
+static void test_client_gone(void **state)
+{
+	struct fixture *f = *state;
+	json_object *a;
+
+	for (int i = 0; i < 5; i++) {
+		int fd = connect_to(f);
+
+		for (int k = 0; k < 50; k++)
+			send_str(fd, "{\"cmd\":\"summary\"}\n");
+		close(fd);
+		serve(f);
+	}
+	/* a subscriber that went away, then an event */
+	int sub = connect_to(f);
+	send_str(sub, "{\"cmd\":\"subscribe\"}\n");
+	json_object_put(read_answer(f, sub));
+	close(sub);
+	json_object *ev = json_object_new_object();
+	server_broadcast(f->srv, ev);
+	server_broadcast(f->srv, ev);
+	json_object_put(ev);
+
+	int fd = connect_to(f);
+	send_str(fd, "{\"cmd\":\"still-here\"}\n");
+	a = read_answer(f, fd);
+	assert_string_equal(str(a, "cmd"), "still-here");
+	json_object_put(a);
+	close(fd);
+	serve(f);
+	assert_int_equal(server_clients(f->srv), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_request_answer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_subscribers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_client_gone, setup, teardown),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
