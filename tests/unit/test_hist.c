@@ -278,6 +278,17 @@ static void test_quantile_edges(void **state)
 		assert_true(est <= 12345);
 	}
 
+	/* q outside 0..1 is taken as the nearest end, not divided by an empty bucket; also
+	 * when the maximum is unknown (0), so nothing clamps a wild value */
+	v[1] = 20;
+	hist_fill(&h, v, 2);
+	h.max_ns = 0;
+	assert_int_equal(hist_quantile(&h, 1.5), hist_quantile(&h, 1.0));
+	assert_int_equal(hist_bucket(hist_quantile(&h, 1.5)), hist_bucket(12345));
+	assert_int_equal(hist_quantile(&h, -0.5), hist_quantile(&h, 0.0));
+	assert_int_equal(hist_bucket(hist_quantile(&h, -0.5)), hist_bucket(20));
+	assert_int_equal(hist_quantile(&h, NAN), hist_quantile(&h, 0.0));
+
 	/* exact small values come back exactly */
 	v[0] = 3;
 	hist_fill(&h, v, 1);
