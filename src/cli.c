@@ -48,6 +48,8 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
 	};
+	static const char shortopts[] = ":tbn:d:Jw:s:Ro:fS:hV";
+	char bad[4];
 	uint64_t v;
 	char *end;
 	int o;
@@ -60,7 +62,7 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 	c->sort = "p99";
 	optind = 0;
 	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":tbn:d:Jw:s:Ro:fS:hV", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		switch (o) {
 		case 't':
 			c->cmd = CMD_TOP;
@@ -120,10 +122,12 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 			fprintf(out, "irqlat %s\n", IRQLAT_VERSION);
 			return -1;
 		case ':':
-			fprintf(err, "irqlat: option %s needs a value; see irqlat --help\n", argv[optind - 1]);
+			fprintf(err, "irqlat: option %s needs a value; see irqlat --help\n",
+				getopt_bad_option(o, argv, shortopts, bad, sizeof(bad)));
 			return EXIT_USAGE;
 		default:
-			fprintf(err, "irqlat: unknown option '%s'; see irqlat --help\n", argv[optind - 1]);
+			fprintf(err, "irqlat: unknown option '%s'; see irqlat --help\n",
+				getopt_bad_option(o, argv, shortopts, bad, sizeof(bad)));
 			return EXIT_USAGE;
 		}
 	}

@@ -7,6 +7,7 @@
 #include "log.h"
 
 static const unsigned window_ticks[] = { 1, 10, 60, 0 };
+#define TICK_TIMES (WINDOW_TICKS_MAX + 1)	/* entries of collector.tick_ns */
 static const char *const window_names[] = { "1s", "10s", "60s", "total" };
 
 uint64_t now_ns(void)
@@ -155,7 +156,7 @@ void collector_tick(struct collector *c)
 			c->drops[k] = drops[k];
 		}
 	}
-	c->tick_ns[slot] = now_ns();
+	c->tick_ns[c->tick % TICK_TIMES] = now_ns();
 	c->tick++;
 }
 
@@ -174,11 +175,11 @@ static double window_seconds(const struct collector *c, enum window w, unsigned 
 
 	if (!c->tick)
 		return 0;
-	end = c->tick_ns[(c->tick - 1) % WINDOW_TICKS_MAX];
+	end = c->tick_ns[(c->tick - 1) % TICK_TIMES];
 	if (w == WINDOW_TOTAL)
 		begin = c->start_ns;
 	else if (c->tick > n)
-		begin = c->tick_ns[(c->tick - 1 - n) % WINDOW_TICKS_MAX];
+		begin = c->tick_ns[(c->tick - 1 - n) % TICK_TIMES];
 	else
 		begin = c->start_ns;
 	return (double)(end - begin) / 1e9;

@@ -38,7 +38,9 @@ struct collector {
 	struct loader *bpf;
 	uint64_t start_ns;	/* CLOCK_MONOTONIC */
 	uint64_t tick;		/* ticks done */
-	uint64_t tick_ns[WINDOW_TICKS_MAX];	/* end time of each tick, ring */
+	/* end time of each tick, ring; one more than the longest window, whose start is the
+	 * end of the tick before its first */
+	uint64_t tick_ns[WINDOW_TICKS_MAX + 1];
 	struct handler *handlers;
 	unsigned nhandlers;
 	struct cell_state *cells;

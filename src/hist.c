@@ -39,8 +39,19 @@ uint64_t hist_quantile(const struct hist *h, double q)
 		total += h->bucket[b];
 	if (!total)
 		return 0;
-	/* rank of the sample wanted, 1-based, as in the nearest-rank definition */
+	/* beyond 0..1 (or NaN) the rank would point past the last sample, into a bucket with
+	 * nothing to interpolate */
+	if (!(q >= 0))
+		q = 0;
+	else if (q > 1)
+		q = 1;
+	/* rank of the sample wanted, 1-based, as in the nearest-rank definition (ceil(q x n)).
+	 * q x n is rounded first when it is an integer but for floating-point error:
+	 * 0.07 x 100 = 7.000000000000001 is rank 7, not 8. */
 	double rank = q * (double)total;
+	double whole = (double)(uint64_t)(rank + 0.5);
+	if (rank - whole < 1e-9 * whole && whole - rank < 1e-9 * whole)
+		rank = whole;
 	if (rank < 1)
 		rank = 1;
 	for (b = 0; b < HIST_BUCKETS; b++) {

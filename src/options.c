@@ -64,12 +64,14 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
 	};
+	static const char shortopts[] = ":t:i:s:vhV";
+	char bad[4];
 	uint64_t v;
 	int o;
 
 	optind = 0;	/* reset, so tests can parse more than once */
 	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":t:i:s:vhV", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		switch (o) {
 		case 't':
 			if (parse_u64(optarg, 0, 60000000, &v) < 0) {
@@ -135,10 +137,12 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 			fprintf(out, "irqlatd %s\n", IRQLAT_VERSION);
 			return -1;
 		case ':':
-			fprintf(err, "irqlatd: option %s needs a value; see irqlatd --help\n", argv[optind - 1]);
+			fprintf(err, "irqlatd: option %s needs a value; see irqlatd --help\n",
+				getopt_bad_option(o, argv, shortopts, bad, sizeof(bad)));
 			return EXIT_USAGE;
 		default:
-			fprintf(err, "irqlatd: unknown option '%s'; see irqlatd --help\n", argv[optind - 1]);
+			fprintf(err, "irqlatd: unknown option '%s'; see irqlatd --help\n",
+				getopt_bad_option(o, argv, shortopts, bad, sizeof(bad)));
 			return EXIT_USAGE;
 		}
 	}

@@ -64,6 +64,9 @@ static void add_header(json_object *o, const struct collector *c, enum window w,
 	json_object_object_add(o, "drops", drops_object(c));
 }
 
+/* For the window's length when no handler is reported: it does not depend on the handler. */
+static const struct handler no_handler;
+
 json_object *report_summary(const struct collector *c, enum window w)
 {
 	json_object *o = json_object_new_object(), *arr = json_object_new_array();
@@ -75,9 +78,8 @@ json_object *report_summary(const struct collector *c, enum window w)
 		rate += secs > 0 ? (double)win.count / secs : 0;
 		json_object_array_add(arr, handler_object(c, &c->handlers[i], w, &win, secs));
 	}
-	if (!c->nhandlers) {
-		collector_window(c, &(struct handler){ 0 }, w, &win, &secs);
-	}
+	if (!c->nhandlers)
+		collector_window(c, &no_handler, w, &win, &secs);
 	add_header(o, c, w, secs);
 	json_object_object_add(o, "rate", json_object_new_double(rate));
 	json_object_object_add(o, "irqs", arr);
@@ -90,6 +92,7 @@ json_object *report_hist(const struct collector *c, enum window w, int irq, cons
 	double secs = 0;
 	struct hist win;
 
+	collector_window(c, &no_handler, w, &win, &secs);
 	for (unsigned i = 0; i < c->nhandlers; i++) {
 		const struct handler *h = &c->handlers[i];
 

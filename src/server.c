@@ -58,7 +58,8 @@ static void client_free(struct client *cl)
 static int client_flush(struct client *cl)
 {
 	while (cl->out_len) {
-		ssize_t n = write(cl->fd, cl->out, cl->out_len);
+		/* MSG_NOSIGNAL: a client that closed its end must cost us EPIPE, not SIGPIPE */
+		ssize_t n = send(cl->fd, cl->out, cl->out_len, MSG_NOSIGNAL);
 
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR)

@@ -179,15 +179,17 @@ void table_sort(struct row *rows, int n, enum sort_key key, int reverse)
 
 void fmt_ns(char *buf, size_t len, uint64_t ns)
 {
+	/* each limit is where the rounded text would reach the next precision or unit, so
+	 * 999999 ns reads 1.0ms, not 1000us, and 9999 ns 10us, not 10.0us */
 	if (ns < 1000)
 		snprintf(buf, len, "%lluns", (unsigned long long)ns);
-	else if (ns < 10000)
+	else if (ns < 9950)
 		snprintf(buf, len, "%.1fus", ns / 1e3);
-	else if (ns < 1000000)
+	else if (ns < 999500)
 		snprintf(buf, len, "%.0fus", ns / 1e3);
-	else if (ns < 10000000)
+	else if (ns < 9950000)
 		snprintf(buf, len, "%.1fms", ns / 1e6);
-	else if (ns < 1000000000)
+	else if (ns < 999500000)
 		snprintf(buf, len, "%.0fms", ns / 1e6);
 	else
 		snprintf(buf, len, "%.2fs", ns / 1e9);

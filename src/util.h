@@ -14,5 +14,8 @@
 
 /* Parses a whole decimal number in [min, max]; 0 or -EINVAL. */
 int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v);
+/* After getopt_long() returned '?' or ':' (o), the option as the user wrote it, for the
+ * message: "-q" out of the cluster "-vq", "--bogus" or "--verbose=1" as given. */
+const char *getopt_bad_option(int o, char *const *argv, const char *shortopts, char *buf, int len);
 
 #endif

@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Command lines of irqlatd (daemon_options_parse) and irqlat (cli_parse): defaults, every
+ * option in its short and long forms, bad values (exit 2 and one line naming the option),
+ * --help/--version, and subcommands with options before and after them. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include "cli.h"
+#include "options.h"
+#include "table.h"
+
+#define MAXARGS 32
+
+struct run {
+	int rc;
+	char out[8192];
+	char err[1024];
+};
+
+/* argv from a NULL-terminated list, as a fresh writable array each time (getopt permutes it) */
+static int make_argv(char **argv, const char *prog, va_list ap)
+{
+	int argc = 0;
+	const char *a;
+
+	argv[argc++] = (char *)prog;
+	while ((a = va_arg(ap, const char *))) {
+		assert_true(argc < MAXARGS - 1);
+		argv[argc++] = (char *)a;
+	}
+	argv[argc] = NULL;
+	return argc;
+}
+
+static void capture_begin(FILE **out, FILE **err, struct run *r)
+{
+	memset(r, 0, sizeof(*r));
+	*out = fmemopen(r->out, sizeof(r->out) - 1, "w");
+	*err = fmemopen(r->err, sizeof(r->err) - 1, "w");
+	assert_non_null(*out);
+	assert_non_null(*err);
+}
+
+static void capture_end(FILE *out, FILE *err)
+{
+	fclose(out);
+	fclose(err);
+}
+
+static struct run daemon_run(struct daemon_config *c, ...)
+{
+	char *argv[MAXARGS];
+	struct run r;
+	FILE *out, *err;
+	va_list ap;
+	int argc;
+
+	va_start(ap, c);
+	argc = make_argv(argv, "irqlatd", ap);
+	va_end(ap);
+	daemon_config_defaults(c);
+	capture_begin(&out, &err, &r);
+	r.rc = daemon_options_parse(c, argc, argv, out, err);
+	capture_end(out, err);
+	return r;
+}
+
+static struct run cli_run(struct cli *c, ...)
+{
+	char *argv[MAXARGS];
+	struct run r;
+	FILE *out, *err;
+	va_list ap;
+	int argc;
+
+	va_start(ap, c);
+	argc = make_argv(argv, "irqlat", ap);
+	va_end(ap);
+	capture_begin(&out, &err, &r);
+	r.rc = cli_parse(c, argc, argv, out, err);
+	capture_end(out, err);
+	return r;
+}
+
+/* exit 2, nothing on stdout, exactly one line on stderr that contains each of the words */
+static void assert_usage_error(const struct run *r, const char *word1, const char *word2)
+{
+	const char *nl = strchr(r->err, '\n');
+
+	if (r->rc != EXIT_USAGE)
+		fail_msg("exit code %d, not 2 (stderr: %s)", r->rc, r->err);
+	assert_string_equal(r->out, "");
+	if (!nl || nl[1])
+		fail_msg("not one line: \"%s\"", r->err);
+	if (!strstr(r->err, word1) || (word2 && !strstr(r->err, word2)))
+		fail_msg("\"%s\" does not name %s%s%s", r->err, word1, word2 ? " and " : "", word2 ? word2 : "");
+}
+
+/* ---------- irqlatd ---------- */
+
+static void test_daemon_defaults(void **state)
+{
+	struct daemon_config c;
+	struct run r = daemon_run(&c, NULL);
+
+	(void)state;
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.err, "");
+	assert_int_equal(c.threshold_ns, 100000);	/* 100 us */
+	assert_int_equal(c.interval_ms, 1000);
+	assert_string_equal(c.socket_path, "/run/irqlatd/irqlatd.sock");
+	assert_int_equal(c.attach, ATTACH_AUTO);
+	assert_int_equal(c.max_cells, 0);	/* derived from the CPU count */
+	assert_int_equal(c.ringbuf_kb, 256);
+	assert_int_equal(c.outlier_rate, 10);
+	assert_int_equal(c.log_target, LOG_TARGET_AUTO);
+	assert_int_equal(c.verbose, 0);
+	/* max(1024, 32 x CPUs) */
+	assert_int_equal(default_max_cells(1), 1024);
+	assert_int_equal(default_max_cells(32), 1024);
+	assert_int_equal(default_max_cells(33), 1056);
+	assert_int_equal(default_max_cells(256), 8192);
+}
+
+static void test_daemon_every_option(void **state)
+{
+	struct daemon_config c;
+	struct run r;
+
+	(void)state;
+	r = daemon_run(&c, "--threshold-us", "250", "--interval-ms", "500", "--socket", "/tmp/a.sock",
+		       "--attach", "raw_tp", "--max-cells", "4096", "--ringbuf-kb", "1024",
+		       "--outlier-rate", "0", "--log-target", "journal", "--verbose", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(c.threshold_ns, 250000);
+	assert_int_equal(c.interval_ms, 500);
+	assert_string_equal(c.socket_path, "/tmp/a.sock");
+	assert_int_equal(c.attach, ATTACH_RAW_TP);
+	assert_int_equal(c.max_cells, 4096);
+	assert_int_equal(c.ringbuf_kb, 1024);
+	assert_int_equal(c.outlier_rate, 0);
+	assert_int_equal(c.log_target, LOG_TARGET_JOURNAL);
+	assert_int_equal(c.verbose, 1);
+
+	/* short forms, attached values, --opt=value */
+	r = daemon_run(&c, "-t0", "-i", "10", "-s/tmp/b.sock", "-v", "--attach=tp_btf",
+		       "--log-target=stderr", "--ringbuf-kb=4", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(c.threshold_ns, 0);	/* outliers off */
+	assert_int_equal(c.interval_ms, 10);
+	assert_string_equal(c.socket_path, "/tmp/b.sock");
+	assert_int_equal(c.verbose, 1);
+	assert_int_equal(c.attach, ATTACH_TP_BTF);
+	assert_int_equal(c.log_target, LOG_TARGET_STDERR);
+	assert_int_equal(c.ringbuf_kb, 4);
+
+	/* the limits themselves are accepted */
+	r = daemon_run(&c, "-t", "60000000", "-i", "60000", "--max-cells", "1048576", "--max-cells", "1",
+		       "--ringbuf-kb", "1048576", "--outlier-rate", "1000000", "--attach", "auto", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(c.threshold_ns, 60000000ull * 1000);
+	assert_int_equal(c.interval_ms, 60000);
+	assert_int_equal(c.max_cells, 1);	/* the last one wins */
+	assert_int_equal(c.ringbuf_kb, 1048576);
+	assert_int_equal(c.outlier_rate, 1000000);
+}
+
+static void test_daemon_bad_values(void **state)
+{
+	static const struct {
+		const char *opt, *val, *named;
+	} cases[] = {
+		{ "--threshold-us", "abc", "--threshold-us" },
+		{ "--threshold-us", "-5", "--threshold-us" },
+		{ "--threshold-us", "60000001", "--threshold-us" },
+		{ "--threshold-us", "", "--threshold-us" },
+		{ "-t", "1.5", "--threshold-us" },
+		{ "--interval-ms", "9", "--interval-ms" },
+		{ "--interval-ms", "60001", "--interval-ms" },
+		{ "-i", "1s", "--interval-ms" },
+		{ "--socket", "", "--socket" },
+		{ "--socket", "/tmp/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.sock", "--socket" },
+		{ "--attach", "kprobe", "--attach" },
+		{ "--max-cells", "0", "--max-cells" },
+		{ "--max-cells", "1048577", "--max-cells" },
+		{ "--max-cells", "99999999999999999999999", "--max-cells" },
+		{ "--ringbuf-kb", "100", "--ringbuf-kb" },	/* not a power of two */
+		{ "--ringbuf-kb", "2", "--ringbuf-kb" },
+		{ "--ringbuf-kb", "2097152", "--ringbuf-kb" },
+		{ "--outlier-rate", "1000001", "--outlier-rate" },
+		{ "--outlier-rate", "ten", "--outlier-rate" },
+		{ "--log-target", "syslog", "--log-target" },
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct daemon_config c;
+		struct run r = daemon_run(&c, cases[i].opt, cases[i].val, NULL);
+
+		/* the message names the option and quotes the value (not the too-long path) */
+		assert_usage_error(&r, cases[i].named, strcmp(cases[i].opt, "--socket") ? cases[i].val : NULL);
+	}
+}
+
+static void test_daemon_bad_usage(void **state)
+{
+	struct daemon_config c;
+	struct run r;
+
+	(void)state;
+	r = daemon_run(&c, "--no-such-flag", NULL);
+	assert_usage_error(&r, "unknown option", "--no-such-flag");
+	r = daemon_run(&c, "-x", NULL);
+	assert_usage_error(&r, "unknown option", "-x");
+	/* inside a cluster: the letter that is wrong, wherever it is */
+	r = daemon_run(&c, "-vq", NULL);
+	assert_usage_error(&r, "unknown option", "'-q'");
+	r = daemon_run(&c, "--verbose", "-qv", NULL);
+	assert_usage_error(&r, "unknown option", "'-q'");
+	r = daemon_run(&c, "--verbose=1", NULL);	/* a value it does not take */
+	assert_usage_error(&r, "--verbose=1", NULL);
+	r = daemon_run(&c, "-vt", NULL);
+	assert_usage_error(&r, "option -t", "needs a value");
+	r = daemon_run(&c, "--socket", NULL);
+	assert_usage_error(&r, "--socket", "needs a value");
+	r = daemon_run(&c, "-v", "-t", NULL);
+	assert_usage_error(&r, "-t", "needs a value");
+	r = daemon_run(&c, "run", NULL);
+	assert_usage_error(&r, "unexpected argument", "run");
+}
+
+static void test_daemon_help_version(void **state)
+{
+	struct daemon_config c;
+	struct run r;
+
+	(void)state;
+	r = daemon_run(&c, "--help", NULL);
+	assert_int_equal(r.rc, -1);	/* exit 0 */
+	assert_string_equal(r.err, "");
+	assert_non_null(strstr(r.out, "Usage: irqlatd"));
+	/* the help lists every option */
+	static const char *const every[] = { "--threshold-us", "--interval-ms", "--socket", "--attach",
+					     "--max-cells", "--ringbuf-kb", "--outlier-rate", "--log-target",
+					     "--verbose", "--help", "--version" };
+	for (unsigned i = 0; i < sizeof(every) / sizeof(every[0]); i++)
+		if (!strstr(r.out, every[i]))
+			fail_msg("--help does not mention %s", every[i]);
+	r = daemon_run(&c, "-h", "--bogus", NULL);	/* help wins over what follows */
+	assert_int_equal(r.rc, -1);
+	r = daemon_run(&c, "-V", NULL);
+	assert_int_equal(r.rc, -1);
+	assert_string_equal(r.out, "irqlatd " IRQLAT_VERSION "\n");
+	r = daemon_run(&c, "--version", NULL);
+	assert_int_equal(r.rc, -1);
+	assert_string_equal(r.out, "irqlatd " IRQLAT_VERSION "\n");
+}
+
+/* ---------- irqlat ---------- */
+
+static void test_cli_defaults(void **state)
+{
+	struct cli c;
+	struct run r = cli_run(&c, NULL);
+
+	(void)state;
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(c.cmd, CMD_TOP);
+	assert_int_equal(c.batch, 0);
+	assert_int_equal(c.iterations, 0);
+	assert_float_equal(c.delay_s, 1, 0);
+	assert_int_equal(c.json, 0);
+	assert_int_equal(c.follow, 0);
+	assert_string_equal(c.socket_path, "/run/irqlatd/irqlatd.sock");
+	assert_string_equal(c.window, "10s");
+	assert_string_equal(c.sort, "p99");
+	assert_int_equal(c.reverse, 0);
+	assert_null(c.columns);
+	assert_null(c.target);
+}
+
+static void test_cli_every_option(void **state)
+{
+	struct cli c;
+	struct run r;
+
+	(void)state;
+	r = cli_run(&c, "--top", "--batch", "--iterations", "3", "--delay", "0.5", "--json", "--window", "60s",
+		    "--sort", "rate", "--reverse", "--output", "irq,name,p999", "--socket", "/tmp/s", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(c.cmd, CMD_TOP);
+	assert_int_equal(c.batch, 1);
+	assert_int_equal(c.iterations, 3);
+	assert_float_equal(c.delay_s, 0.5, 0);
+	assert_int_equal(c.json, 1);
+	assert_string_equal(c.window, "60s");
+	assert_string_equal(c.sort, "rate");
+	assert_int_equal(c.reverse, 1);
+	assert_string_equal(c.columns, "irq,name,p999");
+	assert_string_equal(c.socket_path, "/tmp/s");
+
+	r = cli_run(&c, "-t", "-b", "-n1", "-d", "0.05", "-J", "-w", "total", "-s", "name", "-R",
+		    "-o", "spurious", "-S", "/tmp/t", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(c.batch, 1);
+	assert_int_equal(c.iterations, 1);
+	assert_float_equal(c.delay_s, 0.05, 0);
+	assert_int_equal(c.json, 1);
+	assert_string_equal(c.window, "total");
+	assert_string_equal(c.sort, "name");
+	assert_int_equal(c.reverse, 1);
+	assert_string_equal(c.columns, "spurious");
+	assert_string_equal(c.socket_path, "/tmp/t");
+
+	r = cli_run(&c, "events", "--follow", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(c.cmd, CMD_EVENTS);
+	assert_int_equal(c.follow, 1);
+	r = cli_run(&c, "-f", "events", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(c.follow, 1);
+
+	/* every column and every sort key the help lists is accepted */
+	r = cli_run(&c, "-o", table_all_columns(), NULL);
+	assert_int_equal(r.rc, 0);
+	static const char *const keys[] = { "p99", "max", "rate", "count", "time", "irq", "name" };
+	for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		r = cli_run(&c, "--sort", keys[i], NULL);
+		assert_int_equal(r.rc, 0);
+	}
+}
+
+static void test_cli_subcommands(void **state)
+{
+	struct cli c;
+	struct run r;
+
+	(void)state;
+	r = cli_run(&c, "top", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(c.cmd, CMD_TOP);
+	r = cli_run(&c, "status", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(c.cmd, CMD_STATUS);
+	r = cli_run(&c, "events", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(c.cmd, CMD_EVENTS);
+	r = cli_run(&c, "hist", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(c.cmd, CMD_HIST);
+	assert_null(c.target);
+
+	/* options before, after and between the command and its operand (GNU permutation) */
+	r = cli_run(&c, "-J", "-w", "1s", "hist", "25", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(c.cmd, CMD_HIST);
+	assert_string_equal(c.target, "25");
+	assert_int_equal(c.json, 1);
+	assert_string_equal(c.window, "1s");
+	r = cli_run(&c, "hist", "virtio1-req.0", "--json", "--socket", "/tmp/u", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(c.cmd, CMD_HIST);
+	assert_string_equal(c.target, "virtio1-req.0");
+	assert_int_equal(c.json, 1);
+	assert_string_equal(c.socket_path, "/tmp/u");
+	r = cli_run(&c, "hist", "-w", "total", "i8042", "-J", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(c.target, "i8042");
+	assert_string_equal(c.window, "total");
+	assert_int_equal(c.json, 1);
+	r = cli_run(&c, "status", "-J", "-S", "/tmp/v", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(c.cmd, CMD_STATUS);
+	assert_int_equal(c.json, 1);
+	assert_string_equal(c.socket_path, "/tmp/v");
+	/* "--" ends the options: a name that looks like one */
+	r = cli_run(&c, "hist", "--", "-weird-", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(c.target, "-weird-");
+}
+
+static void test_cli_bad(void **state)
+{
+	struct cli c;
+	struct run r;
+
+	(void)state;
+	r = cli_run(&c, "--iterations", "0", NULL);
+	assert_usage_error(&r, "--iterations", "'0'");
+	r = cli_run(&c, "-n", "many", NULL);
+	assert_usage_error(&r, "--iterations", "'many'");
+	r = cli_run(&c, "--delay", "0.01", NULL);
+	assert_usage_error(&r, "--delay", "'0.01'");
+	r = cli_run(&c, "-d", "abc", NULL);
+	assert_usage_error(&r, "--delay", "'abc'");
+	r = cli_run(&c, "-d", "nan", NULL);
+	assert_usage_error(&r, "--delay", "'nan'");
+	r = cli_run(&c, "-d", "3601", NULL);
+	assert_usage_error(&r, "--delay", "'3601'");
+	r = cli_run(&c, "--window", "5s", NULL);
+	assert_usage_error(&r, "--window", "'5s'");
+	r = cli_run(&c, "--sort", "bogus", NULL);
+	assert_usage_error(&r, "--sort", "'bogus'");
+	r = cli_run(&c, "-o", "irq,bogus", NULL);
+	assert_usage_error(&r, "column", "'bogus'");
+	r = cli_run(&c, "--no-such", NULL);
+	assert_usage_error(&r, "unknown option", "--no-such");
+	r = cli_run(&c, "hist", "-Jq", NULL);
+	assert_usage_error(&r, "unknown option", "'-q'");
+	r = cli_run(&c, "--json", "-qJ", NULL);
+	assert_usage_error(&r, "unknown option", "'-q'");
+	r = cli_run(&c, "--window", NULL);
+	assert_usage_error(&r, "--window", "needs a value");
+	r = cli_run(&c, "frobnicate", NULL);
+	assert_usage_error(&r, "unknown command", "'frobnicate'");
+	r = cli_run(&c, "hist", "25", "26", NULL);
+	assert_usage_error(&r, "unexpected argument", "'26'");
+	r = cli_run(&c, "status", "25", NULL);
+	assert_usage_error(&r, "unexpected argument", "'25'");
+}
+
+static void test_cli_help_version(void **state)
+{
+	struct cli c;
+	struct run r;
+
+	(void)state;
+	r = cli_run(&c, "--help", NULL);
+	assert_int_equal(r.rc, -1);
+	assert_non_null(strstr(r.out, "Usage: irqlat"));
+	assert_non_null(strstr(r.out, table_all_columns()));
+	r = cli_run(&c, "hist", "-h", NULL);
+	assert_int_equal(r.rc, -1);
+	r = cli_run(&c, "-V", NULL);
+	assert_int_equal(r.rc, -1);
+	assert_string_equal(r.out, "irqlat " IRQLAT_VERSION "\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_daemon_defaults),
+		cmocka_unit_test(test_daemon_every_option),
+		cmocka_unit_test(test_daemon_bad_values),
+		cmocka_unit_test(test_daemon_bad_usage),
+		cmocka_unit_test(test_daemon_help_version),
+		cmocka_unit_test(test_cli_defaults),
+		cmocka_unit_test(test_cli_every_option),
+		cmocka_unit_test(test_cli_subcommands),
+		cmocka_unit_test(test_cli_bad),
+		cmocka_unit_test(test_cli_help_version),
+	};
+
+	cmocka_set_message_output(CM_OUTPUT_TAP);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

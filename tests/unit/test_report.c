@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The JSON the daemon answers (summary, hist, status), built over a hand-made collector whose
+ * per-tick histograms and tick times the test knows, serialized as the server sends it and
+ * parsed back with json-c; then the client's side: table_rows() on that JSON, and fmt_ns(). */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include "fake_bpf.h"
+#include "report.h"
+#include "table.h"
+
+#define NTICKS 12	/* fewer than WINDOW_TICKS_MAX: tick t sits at index t of the rings */
+#define NHANDLERS 3
+#define NS 1000000000ull
+
+struct fixture {
+	struct fake_bpf bpf;
+	struct collector c;
+	struct handler h[NHANDLERS];
+	struct cpu_stat cpus[NHANDLERS][2];
+};
+
+static const struct {
+	uint32_t irq;
+	const char *name;
+	unsigned ncpus;
+} handlers[NHANDLERS] = {
+	{ 25, "virtio1-req.0", 2 },
+	{ 25, "shared-on-25", 1 },	/* a second handler on the same line */
+	{ 1, "i8042", 1 },
+};
+
+/* Samples of handler k in tick t: a deterministic spread, more in later ticks; handler 2
+ * has one run in the overflow bucket (5 s) in the last tick. */
+static unsigned samples(unsigned k, unsigned t, uint64_t *v)
+{
+	unsigned n = (t + 1) * (k == 0 ? 50 : 7);
+
+	for (unsigned i = 0; i < n; i++)
+		v[i] = 300 + (i * 7919u + t * 104729u + k * 13u) % (k == 0 ? 60000 : 4000);
+	if (k == 2 && t == NTICKS - 1)
+		v[n++] = 5 * NS;
+	return n;
+}
+
+static void add_sample(struct hist *h, uint64_t v)
+{
+	h->bucket[hist_bucket(v)]++;
+	h->count++;
+	h->sum_ns += v;
+	if (v > h->max_ns)
+		h->max_ns = v;
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	uint64_t v[1024];
+
+	fake_bpf_init(&f->bpf, 64);
+	f->bpf.bss.next_cell = 4;	/* handler 0 on two CPUs, 1 and 2 on one */
+	f->c.bpf = &f->bpf.l;
+	f->c.start_ns = now_ns() - (NTICKS + 1) * NS;
+	f->c.tick = NTICKS;
+	for (unsigned t = 0; t < NTICKS; t++)
+		f->c.tick_ns[t] = f->c.start_ns + (t + 1) * NS;	/* one tick a second */
+	f->c.drops[DROP_OUTLIER] = 3;
+	f->c.drops[DROP_TRACEPOINT] = 5;
+	f->c.drops[DROP_NO_CELL] = 7;
+	for (unsigned k = 0; k < NHANDLERS; k++) {
+		struct handler *h = &f->h[k];
+
+		h->irq = handlers[k].irq;
+		h->action_id = 0xffff000000000000ull + k;
+		snprintf(h->name, sizeof(h->name), "%s", handlers[k].name);
+		h->cpus = f->cpus[k];
+		h->ncpus = handlers[k].ncpus;
+		for (unsigned i = 0; i < h->ncpus; i++)
+			h->cpus[i].cpu = i;
+		for (unsigned t = 0; t < NTICKS; t++) {
+			unsigned n = samples(k, t, v);
+
+			for (unsigned i = 0; i < n; i++) {
+				add_sample(&h->ring[t], v[i]);
+				add_sample(&h->total, v[i]);
+				h->cpus[i % h->ncpus].count++;
+				h->cpus[i % h->ncpus].window_count[t]++;
+			}
+			h->ring[t].spurious = k == 1 ? t : 0;
+			h->total.spurious += h->ring[t].spurious;
+		}
+	}
+	f->c.handlers = f->h;
+	f->c.nhandlers = NHANDLERS;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	fake_bpf_free(&f->bpf);
+	free(f);
+	return 0;
+}
+
+/* Serialized as server.c sends it, parsed back as a client would. */
+static json_object *roundtrip(json_object *o)
+{
+	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	json_object *back;
+
+	assert_null(strchr(s, '\n'));	/* one answer, one line */
+	back = json_tokener_parse(s);
+	assert_non_null(back);
+	json_object_put(o);
+	return back;
+}
+
+static json_object *field(json_object *o, const char *k, json_type type)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, k, &v))
+		fail_msg("field \"%s\" missing from %s", k, json_object_to_json_string(o));
+	if (!json_object_is_type(v, type) && !(type == json_type_double && json_object_is_type(v, json_type_int)))
+		fail_msg("field \"%s\" has type %s, not %s", k, json_type_to_name(json_object_get_type(v)),
+			 json_type_to_name(type));
+	return v;
+}
+
+static uint64_t u64(json_object *o, const char *k)
+{
+	return json_object_get_uint64(field(o, k, json_type_int));
+}
+
+static double dbl(json_object *o, const char *k)
+{
+	return json_object_get_double(field(o, k, json_type_double));
+}
+
+static json_object *find_irq(json_object *irqs, const char *name)
+{
+	for (size_t i = 0; i < json_object_array_length(irqs); i++) {
+		json_object *o = json_object_array_get_idx(irqs, i);
+
+		if (!strcmp(json_object_get_string(field(o, "name", json_type_string)), name))
+			return o;
+	}
+	fail_msg("no handler named %s", name);
+	return NULL;
+}
+
+/* The window the test expects: the last n ticks, summed here, not by collect.c. */
+static void expected_window(const struct handler *h, unsigned n, struct hist *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (unsigned t = NTICKS - n; t < NTICKS; t++)
+		hist_add(out, &h->ring[t]);
+}
+
+static void check_handler(json_object *o, const struct handler *h, unsigned nticks, double secs, unsigned k)
+{
+	struct hist w;
+
+	expected_window(h, nticks, &w);
+	assert_int_equal(json_object_get_int(field(o, "irq", json_type_int)), h->irq);
+	assert_string_equal(json_object_get_string(field(o, "name", json_type_string)), h->name);
+	/* cumulative since start, whatever the window */
+	assert_int_equal(u64(o, "count"), h->total.count);
+	assert_int_equal(u64(o, "total_ns"), h->total.sum_ns);
+	assert_int_equal(u64(o, "spurious"), h->total.spurious);
+	/* the window */
+	assert_int_equal(u64(o, "window_count"), w.count);
+	assert_int_equal(u64(o, "window_ns"), w.sum_ns);
+	assert_float_equal(dbl(o, "rate"), (double)w.count / secs, 1e-9 * w.count);
+	assert_float_equal(dbl(o, "time_share"), (double)w.sum_ns / (secs * 1e9), 1e-12);
+	assert_int_equal(u64(o, "avg_ns"), w.sum_ns / w.count);
+	assert_int_equal(u64(o, "p50_ns"), hist_quantile(&w, 0.50));
+	assert_int_equal(u64(o, "p90_ns"), hist_quantile(&w, 0.90));
+	assert_int_equal(u64(o, "p99_ns"), hist_quantile(&w, 0.99));
+	assert_int_equal(u64(o, "p999_ns"), hist_quantile(&w, 0.999));
+	assert_int_equal(u64(o, "max_ns"), w.max_ns);
+	/* per CPU: count since start and in the window */
+	json_object *cpus = field(o, "cpus", json_type_array);
+	assert_int_equal(json_object_array_length(cpus), h->ncpus);
+	for (unsigned i = 0; i < h->ncpus; i++) {
+		json_object *co = json_object_array_get_idx(cpus, i);
+		uint64_t wc = 0;
+
+		for (unsigned t = NTICKS - nticks; t < NTICKS; t++)
+			wc += h->cpus[i].window_count[t];
+		assert_int_equal(json_object_get_int(field(co, "cpu", json_type_int)), h->cpus[i].cpu);
+		assert_int_equal(u64(co, "count"), h->cpus[i].count);
+		assert_int_equal(u64(co, "window_count"), wc);
+	}
+	(void)k;
+}
+
+static void check_header(json_object *o, const char *window, double secs)
+{
+	json_object *drops = field(o, "drops", json_type_object);
+
+	assert_string_equal(json_object_get_string(field(o, "window", json_type_string)), window);
+	assert_float_equal(dbl(o, "window_s"), secs, 1e-9);
+	assert_true(dbl(o, "uptime_s") >= NTICKS + 1);
+	assert_true(dbl(o, "time") > 1.7e9);	/* wall clock, seconds since 1970 */
+	assert_int_equal(u64(drops, "outliers"), 3);
+	assert_int_equal(u64(drops, "tracepoint_events"), 5);
+	assert_int_equal(u64(drops, "no_cell"), 7);
+}
+
+static void test_summary_windows(void **state)
+{
+	struct fixture *f = *state;
+	static const struct {
+		enum window w;
+		const char *name;
+		unsigned nticks;
+		double secs;
+	} cases[] = {
+		{ WINDOW_1S, "1s", 1, 1 },
+		{ WINDOW_10S, "10s", 10, 10 },
+		{ WINDOW_60S, "60s", NTICKS, NTICKS },	/* not 60 s old yet: since start */
+		{ WINDOW_TOTAL, "total", NTICKS, NTICKS },
+	};
+
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_object *s = roundtrip(report_summary(&f->c, cases[i].w));
+		json_object *irqs = field(s, "irqs", json_type_array);
+		double rate = 0;
+
+		check_header(s, cases[i].name, cases[i].secs);
+		assert_int_equal(json_object_array_length(irqs), NHANDLERS);
+		for (unsigned k = 0; k < NHANDLERS; k++) {
+			check_handler(find_irq(irqs, f->h[k].name), &f->h[k], cases[i].nticks, cases[i].secs, k);
+			rate += dbl(find_irq(irqs, f->h[k].name), "rate");
+		}
+		/* the machine's rate: all handlers */
+		assert_float_equal(dbl(s, "rate"), rate, 1e-6);
+		json_object_put(s);
+	}
+}
+
+static void test_summary_empty(void **state)
+{
+	struct fixture *f = *state;
+	struct collector c = f->c;
+	json_object *s;
+
+	c.nhandlers = 0;
+	s = roundtrip(report_summary(&c, WINDOW_10S));
+	assert_int_equal(json_object_array_length(field(s, "irqs", json_type_array)), 0);
+	assert_float_equal(dbl(s, "rate"), 0, 0);
+	check_header(s, "10s", 10);
+	json_object_put(s);
+
+	/* before the first tick: nothing measured, no window yet */
+	c.tick = 0;
+	s = roundtrip(report_summary(&c, WINDOW_1S));
+	assert_float_equal(dbl(s, "window_s"), 0, 0);
+	json_object_put(s);
+}
+
+static void test_hist_buckets(void **state)
+{
+	struct fixture *f = *state;
+	json_object *s = roundtrip(report_hist(&f->c, WINDOW_60S, 1, NULL));
+	json_object *irqs = field(s, "irqs", json_type_array), *b;
+	struct hist w;
+	uint64_t sum = 0;
+
+	assert_int_equal(json_object_array_length(irqs), 1);
+	check_handler(json_object_array_get_idx(irqs, 0), &f->h[2], NTICKS, NTICKS, 2);
+	expected_window(&f->h[2], NTICKS, &w);
+	b = field(json_object_array_get_idx(irqs, 0), "buckets", json_type_array);
+	/* [lower_ns, upper_ns, count] of each non-empty bucket, in order; upper 0 = unbounded */
+	unsigned k = 0;
+	for (unsigned bk = 0; bk < HIST_BUCKETS; bk++) {
+		if (!w.bucket[bk])
+			continue;
+		json_object *row = json_object_array_get_idx(b, k++);
+
+		assert_non_null(row);
+		assert_int_equal(json_object_array_length(row), 3);
+		assert_int_equal(json_object_get_uint64(json_object_array_get_idx(row, 0)), hist_lower_ns(bk));
+		assert_int_equal(json_object_get_uint64(json_object_array_get_idx(row, 1)),
+				 bk == HIST_BUCKETS - 1 ? 0 : hist_upper_ns(bk));
+		assert_int_equal(json_object_get_uint64(json_object_array_get_idx(row, 2)), w.bucket[bk]);
+		sum += w.bucket[bk];
+	}
+	assert_int_equal(json_object_array_length(b), k);
+	assert_int_equal(sum, w.count);
+	/* the 5 s run is in the overflow bucket, last */
+	json_object *last = json_object_array_get_idx(b, k - 1);
+	assert_int_equal(json_object_get_uint64(json_object_array_get_idx(last, 0)), 1ull << HIST_MAX_LOG2);
+	assert_int_equal(json_object_get_uint64(json_object_array_get_idx(last, 1)), 0);
+	json_object_put(s);
+}
+
+static void test_hist_filters(void **state)
+{
+	struct fixture *f = *state;
+	json_object *s;
+
+	/* by IRQ number: both handlers of the shared line */
+	s = roundtrip(report_hist(&f->c, WINDOW_10S, 25, NULL));
+	assert_int_equal(json_object_array_length(field(s, "irqs", json_type_array)), 2);
+	json_object_put(s);
+	/* by name: one */
+	s = roundtrip(report_hist(&f->c, WINDOW_10S, -1, "shared-on-25"));
+	assert_int_equal(json_object_array_length(field(s, "irqs", json_type_array)), 1);
+	check_handler(json_object_array_get_idx(field(s, "irqs", json_type_array), 0), &f->h[1], 10, 10, 1);
+	json_object_put(s);
+	/* neither: all */
+	s = roundtrip(report_hist(&f->c, WINDOW_10S, -1, NULL));
+	assert_int_equal(json_object_array_length(field(s, "irqs", json_type_array)), NHANDLERS);
+	json_object_put(s);
+	/* no match: empty, and the header still describes the window asked for */
+	s = roundtrip(report_hist(&f->c, WINDOW_10S, 99, NULL));
+	assert_int_equal(json_object_array_length(field(s, "irqs", json_type_array)), 0);
+	check_header(s, "10s", 10);
+	json_object_put(s);
+}
+
+static void test_status(void **state)
+{
+	struct fixture *f = *state;
+	struct daemon_info info = {
+		.version = "9.8.7", .attach_style = "raw_tp", .threshold_ns = 250000, .interval_ms = 500,
+		.max_cells = 64, .ringbuf_bytes = 262144, .socket_path = "/tmp/x.sock", .pid = 4242,
+	};
+	json_object *s = roundtrip(report_status(&f->c, &info)), *cfg, *progs;
+
+	assert_string_equal(json_object_get_string(field(s, "version", json_type_string)), "9.8.7");
+	assert_int_equal(u64(s, "pid"), 4242);
+	assert_true(dbl(s, "uptime_s") >= NTICKS + 1);
+	assert_string_equal(json_object_get_string(field(s, "attach", json_type_string)), "raw_tp");
+	progs = field(s, "programs", json_type_array);
+	assert_int_equal(json_object_array_length(progs), 2);
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(progs, 0)), "irq:irq_handler_entry");
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(progs, 1)), "irq:irq_handler_exit");
+	assert_int_equal(u64(s, "handlers"), NHANDLERS);
+	assert_int_equal(u64(s, "cells_used"), 4);
+	assert_int_equal(u64(field(s, "drops", json_type_object), "no_cell"), 7);
+	cfg = field(s, "config", json_type_object);
+	assert_int_equal(u64(cfg, "threshold_ns"), 250000);
+	assert_int_equal(u64(cfg, "interval_ms"), 500);
+	assert_int_equal(u64(cfg, "max_cells"), 64);
+	assert_int_equal(u64(cfg, "ringbuf_bytes"), 262144);
+	assert_string_equal(json_object_get_string(field(cfg, "socket", json_type_string)), "/tmp/x.sock");
+	json_object_put(s);
+
+	/* the BPF side may run past the pool (next_cell counts attempts): capped */
+	f->bpf.bss.next_cell = 1000;
+	s = roundtrip(report_status(&f->c, &info));
+	assert_int_equal(u64(s, "cells_used"), 64);
+	json_object_put(s);
+	f->bpf.bss.next_cell = 4;
+}
+
+static void test_table_rows(void **state)
+{
+	struct fixture *f = *state;
+	json_object *s = roundtrip(report_summary(&f->c, WINDOW_10S));
+	json_object *irqs = field(s, "irqs", json_type_array);
+	struct row *rows;
+	int n;
+
+	rows = table_rows(s, &n);
+	assert_non_null(rows);
+	assert_int_equal(n, NHANDLERS);
+	for (int i = 0; i < n; i++) {
+		json_object *o = find_irq(irqs, rows[i].name);
+
+		assert_int_equal(rows[i].irq, json_object_get_int(field(o, "irq", json_type_int)));
+		assert_int_equal(rows[i].count, u64(o, "count"));
+		assert_int_equal(rows[i].spurious, u64(o, "spurious"));
+		assert_int_equal(rows[i].total_ns, u64(o, "total_ns"));
+		assert_float_equal(rows[i].rate, dbl(o, "rate"), 0);
+		assert_float_equal(rows[i].time_share, dbl(o, "time_share"), 0);
+		assert_int_equal(rows[i].avg_ns, u64(o, "avg_ns"));
+		assert_int_equal(rows[i].p50_ns, u64(o, "p50_ns"));
+		assert_int_equal(rows[i].p90_ns, u64(o, "p90_ns"));
+		assert_int_equal(rows[i].p99_ns, u64(o, "p99_ns"));
+		assert_int_equal(rows[i].p999_ns, u64(o, "p999_ns"));
+		assert_int_equal(rows[i].max_ns, u64(o, "max_ns"));
+	}
+	/* the CPUs a handler ran on, as a list */
+	for (int i = 0; i < n; i++)
+		if (!strcmp(rows[i].name, "virtio1-req.0"))
+			assert_string_equal(rows[i].cpus, "0,1");
+
+	/* sorted by p99, highest first; by IRQ, lowest first; reversed */
+	table_sort(rows, n, SORT_P99, 0);
+	for (int i = 1; i < n; i++)
+		assert_true(rows[i - 1].p99_ns >= rows[i].p99_ns);
+	table_sort(rows, n, SORT_IRQ, 0);
+	assert_int_equal(rows[0].irq, 1);
+	table_sort(rows, n, SORT_IRQ, 1);
+	assert_int_equal(rows[n - 1].irq, 1);
+	free(rows);
+	json_object_put(s);
+
+	/* not a summary: no rows, no crash */
+	s = json_tokener_parse("{\"ok\":false,\"error\":\"x\"}");
+	rows = table_rows(s, &n);
+	assert_int_equal(n, 0);
+	free(rows);
+	json_object_put(s);
+}
+
+static void test_fmt_ns(void **state)
+{
+	static const struct {
+		uint64_t ns;
+		const char *text;
+	} cases[] = {
+		{ 0, "0ns" }, { 850, "850ns" }, { 999, "999ns" },
+		{ 1000, "1.0us" }, { 3100, "3.1us" }, { 9940, "9.9us" },
+		{ 41000, "41us" }, { 41499, "41us" }, { 999000, "999us" },
+		{ 1200000, "1.2ms" }, { 9900000, "9.9ms" }, { 41000000, "41ms" }, { 999000000, "999ms" },
+		{ 2000000000, "2.00s" }, { 12345000000ull, "12.35s" },
+		/* values that round up into the next unit are written in it */
+		{ 9999, "10us" }, { 999999, "1.0ms" }, { 9999999, "10ms" }, { 999999999, "1.00s" },
+	};
+	char buf[32];
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fmt_ns(buf, sizeof(buf), cases[i].ns);
+		if (strcmp(buf, cases[i].text))
+			fail_msg("fmt_ns(%" PRIu64 ") = \"%s\", expected \"%s\"", cases[i].ns, buf, cases[i].text);
+		/* the widest fits the 7-character latency columns */
+		assert_true(strlen(buf) <= 7);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_summary_windows, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_summary_empty, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hist_buckets, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hist_filters, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_status, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_rows, setup, teardown),
+		cmocka_unit_test(test_fmt_ns),
+	};
+
+	cmocka_set_message_output(CM_OUTPUT_TAP);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
