@@ -14,6 +14,8 @@ check-host: test-deps
 	@$(MAKE) --no-print-directory all check-unit
 	prove -v $(UNIT_BINS) tests/host/*.t
 
+check-vm: $(BUILD)/irqlatd $(BUILD)/irqlat
+
 check:
 	@$(MAKE) --no-print-directory check-host
-	@if $(MAKE) -n check-vm >/dev/null 2>&1; then $(MAKE) --no-print-directory check-vm; fi
+	@$(MAKE) --no-print-directory check-vm

@@ -212,3 +212,15 @@ uint64_t collector_cpu_window_count(const struct collector *c, const struct cpu_
 		sum += cs->window_count[(c->tick - 1 - i) % WINDOW_TICKS_MAX];
 	return sum;
 }
+
+uint64_t collector_live_count(const struct collector *c, const struct handler *h)
+{
+	uint32_t used = loader_cells_used(c->bpf);
+	int idx = (int)(h - c->handlers);
+	uint64_t n = h->total.count;
+
+	for (uint32_t id = 0; id < used && id < c->bpf->max_cells; id++)
+		if (c->cells[id].handler == idx)
+			n += __atomic_load_n(&c->bpf->cells[id].count, __ATOMIC_RELAXED) - c->cells[id].prev.count;
+	return n;
+}

@@ -60,6 +60,9 @@ void collector_tick(struct collector *c);
 /* The histogram of handler h over window w, and its length in seconds. */
 void collector_window(const struct collector *c, const struct handler *h, enum window w,
 		      struct hist *out, double *seconds);
+/* Runs of h since start up to this moment: the last tick's total plus what the cells have
+ * counted since, so a client comparing with /proc/interrupts is not an interval behind. */
+uint64_t collector_live_count(const struct collector *c, const struct handler *h);
 uint64_t collector_cpu_window_count(const struct collector *c, const struct cpu_stat *cs, enum window w);
 
 #endif

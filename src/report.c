@@ -27,7 +27,7 @@ static json_object *handler_object(const struct collector *c, const struct handl
 	hist_summarize(win, &s);
 	json_object_object_add(o, "irq", json_object_new_int((int)h->irq));
 	json_object_object_add(o, "name", json_object_new_string(h->name));
-	add_u64(o, "count", h->total.count);
+	add_u64(o, "count", collector_live_count(c, h));
 	add_u64(o, "total_ns", h->total.sum_ns);
 	add_u64(o, "spurious", h->total.spurious);
 	json_object_object_add(o, "rate", json_object_new_double(secs > 0 ? (double)s.count / secs : 0));

@@ -37,12 +37,17 @@ check "1 us threshold logs outliers naming the disk IRQ" grep -q "outlier: IRQ $
 batch=$(irqlat --top --batch --iterations 2 --delay 0.2)
 check "batch output prints two snapshots with the columns" test "$(grep -c '^  IRQ NAME .*COUNT *RATE/s *AVG *P50 *P99 *MAX' <<<"$batch")" -eq 2
 
+# this daemon's programs, by the pid holding them (other irqlatd may run on this machine)
+my_progs=$(awk '$1 == "prog_id:" { print $2 }' /proc/"$DAEMON_PID"/fdinfo/* 2>/dev/null | sort -u | tr '\n' ' ')
+diag "programs of irqlatd $DAEMON_PID: $my_progs"
 stop_daemon
 check "SIGTERM stops the daemon with status 0" test "$DAEMON_STATUS" -eq 0
 check "clean shutdown removes the socket" test ! -e "$SOCK"
 progs_gone() {	# the kernel frees programs after an RCU grace period: allow it a moment
 	for _ in $(seq 20); do
-		bpftool prog show 2>/dev/null | grep -q "irq_entry_\|irq_exit_" || return 0
+		local left=0
+		for id in $my_progs; do bpftool prog show id "$id" >/dev/null 2>&1 && left=1; done
+		[ -n "$my_progs" ] && [ $left -eq 0 ] && return 0
 		sleep 0.1
 	done
 	return 1

@@ -67,6 +67,10 @@ static int setup(void **state)
 	fake_bpf_init(&f->bpf, 64);
 	f->bpf.bss.next_cell = 4;	/* handler 0 on two CPUs, 1 and 2 on one */
 	f->c.bpf = &f->bpf.l;
+	/* no cell has counted since the last tick: live counts equal the totals */
+	f->c.cells = calloc(64, sizeof(*f->c.cells));
+	for (unsigned i = 0; i < 64; i++)
+		f->c.cells[i].handler = -1;
 	f->c.start_ns = now_ns() - (NTICKS + 1) * NS;
 	f->c.tick = NTICKS;
 	for (unsigned t = 0; t < NTICKS; t++)
@@ -107,6 +111,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
+	free(f->c.cells);
 	fake_bpf_free(&f->bpf);
 	free(f);
 	return 0;
