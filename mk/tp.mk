@@ -9,3 +9,5 @@ CLIENT_SRCS += $(TP_CLIENT_SRCS)
 LIB_SRCS += $(TP_DAEMON_SRCS) $(TP_CLIENT_SRCS)
 $(BUILD)/irqlatd: $(call obj,$(TP_DAEMON_SRCS))
 $(BUILD)/irqlat: $(call obj,$(TP_CLIENT_SRCS))
+# the guest runs the daemon's tracepoint checks (tests/vm/initramfs/20-irqlatd-tracepoints.sh)
+check-vm: $(BUILD)/irqlatd $(BUILD)/irqlat
