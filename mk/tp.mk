@@ -11,3 +11,5 @@ $(BUILD)/irqlatd: $(call obj,$(TP_DAEMON_SRCS))
 $(BUILD)/irqlat: $(call obj,$(TP_CLIENT_SRCS))
 # the guest runs the daemon's tracepoint checks (tests/vm/initramfs/20-irqlatd-tracepoints.sh)
 check-vm: $(BUILD)/irqlatd $(BUILD)/irqlat
+# unit tests link every object; the check.mk rule was expanded before ours were added
+$(UNIT_BINS): $(call obj,$(TP_DAEMON_SRCS) $(TP_CLIENT_SRCS))

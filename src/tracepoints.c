@@ -9,6 +9,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "collect.h"
@@ -76,10 +77,14 @@ int tp_parse_format(const char *text, struct tp_arg *args, unsigned max)
 		len = (size_t)(semi - f);
 		memcpy(decl, f, len);
 		decl[len] = 0;
-		/* "TYPE NAME" or "TYPE NAME[N]": the name is the last identifier before any '[' */
-		end = strchr(decl, '[');
-		if (!end)
-			end = decl + len;
+		/* "TYPE NAME", "TYPE NAME[N]" or "__data_loc char[] NAME": the name is the last
+		 * identifier, once a trailing [N] is taken off */
+		end = decl + len;
+		while (end > decl && end[-1] == ' ')
+			end--;
+		if (end > decl && end[-1] == ']')
+			while (end > decl && *--end != '[')
+				;
 		while (end > decl && !ident_char(end[-1]))
 			end--;
 		p = end;
@@ -310,11 +315,15 @@ static int tp_attach(struct tp_set *s, struct tracepoint *t)
 	char names[200];
 	int r;
 
+	uint64_t t0 = now_ns();
+
 	t->error[0] = 0;
 	identity_read(t, &t->ident);
 	r = resolve_args(t);
 	if (r < 0)
 		goto fail_logged;
+	log_debug("tracepoint %s: arguments resolved in %llu ms", t->cfg.name,
+		  (unsigned long long)((now_ns() - t0) / 1000000));
 
 	skel = tracepoint_bpf__open();
 	if (!skel) {
@@ -369,6 +378,7 @@ static int tp_attach(struct tp_set *s, struct tracepoint *t)
 	args_list(t, names, sizeof(names));
 	log_info("attached to tracepoint %s (raw_tp): %u argument%s from %s: %s", t->cfg.name, t->nargs,
 		 t->nargs == 1 ? "" : "s", t->args_source, t->nargs ? names : "none");
+	log_debug("tracepoint %s: attached in %llu ms", t->cfg.name, (unsigned long long)((now_ns() - t0) / 1000000));
 	return 0;
 fail:
 	tp_detach(t);
@@ -422,10 +432,28 @@ static void tp_tick_rates(struct tp_set *s)
 	s->tick++;
 }
 
+/* The collector reads the shared drop counters for its own kinds; these are ours. */
+static void check_drops(struct tp_set *s)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	uint64_t vals[ncpu > 0 ? ncpu : 1], sum = 0;
+	uint32_t k = DROP_TRACEPOINT;
+
+	if (s->drops_fd < 0 || bpf_map_lookup_elem(s->drops_fd, &k, vals))
+		return;
+	for (int c = 0; c < ncpu; c++)
+		sum += vals[c];
+	if (sum > s->dropped)
+		log_warning("%llu tracepoint events lost in the last second: the ring buffer was full (raise --ringbuf-kb; %llu since start)",
+			    (unsigned long long)(sum - s->dropped), (unsigned long long)sum);
+	s->dropped = sum;
+}
+
 static int on_timer(sd_event_source *src, uint64_t usec, void *userdata)
 {
 	struct tp_set *s = userdata;
 
+	check_drops(s);
 	tp_tick_rates(s);
 	for (unsigned i = 0; i < s->n; i++)
 		tp_check(s, &s->tps[i]);

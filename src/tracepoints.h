@@ -77,6 +77,7 @@ struct tp_set {
 	struct tracepoint *tps;
 	unsigned n;
 	uint64_t tick;
+	uint64_t dropped;	/* DROP_TRACEPOINT, summed over CPUs, at the last tick */
 };
 
 /* Starts consuming the configured tracepoints; a bad or missing tracepoint is logged, not an

@@ -27,7 +27,7 @@ field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p"; }	# field NAME < obj
 tp_field() { tp_summary | field "$1"; }
 state_is() { [ "$(tp_field state)" = "$1" ]; }
 
-"$IRQLATD" --socket "$sock" --log-target stderr --interval-ms 200 --threshold-us 0 \
+"$IRQLATD" --socket "$sock" --log-target stderr --verbose --interval-ms 200 --threshold-us 0 \
 	--tracepoint silly:me_silly --tracepoint-period silly:me_silly=100ms >"$work/daemon.log" 2>&1 &
 daemon=$!
 up() { irqlat status >/dev/null 2>&1; }
@@ -140,4 +140,5 @@ check "rmmod works after SIGUSR1" rmmod sillymod
 kill -TERM "$daemon"
 rc=0; wait "$daemon" || rc=$?
 check "irqlatd stops cleanly (status 0)" [ "$rc" = 0 ]
+diag "$(grep 'tracepoint silly:me_silly: ' "$work/daemon.log" | tr '\n' ';')"
 if ! grep -q 'attached to tracepoint silly:me_silly' "$work/daemon.log"; then diag_file "$work/daemon.log" 30; fi
