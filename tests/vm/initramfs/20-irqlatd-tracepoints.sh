@@ -137,6 +137,33 @@ kill -USR1 "$daemon"
 detached() { state_is detached; }
 check "SIGUSR1 detaches" retry 3 detached
 check "rmmod works after SIGUSR1" rmmod sillymod
+# the same module name with a three-argument me_silly (built by mk/tp.mk, without BTF):
+# irqlatd must re-read the arity, here from the tracefs format, and read the third argument
+# VM_EXTRA_EXES put it at its host path, which differs between machines: look for it
+arity_ko=$(find / \( -path /proc -o -path /sys -o -path /dev \) -prune -o \
+	-path '*/sillymod-arity/sillymod.ko' -print 2>/dev/null | head -n 1)
+if [ -n "$arity_ko" ] && retry 3 waiting_again; then
+	: >"$work/events3.json"
+	irqlat events --follow --json >"$work/events3.json" 2>&1 &
+	sub3=$!
+	insmod "$arity_ko" period_ms=100
+	three() { state_is attached && [ "$(tp_field attaches)" = 3 ]; }
+	check "the three-argument sillymod is attached" retry 5 three
+	check "its arity re-read: 3 arguments from the tracefs format" \
+		grep -q 'silly:me_silly (raw_tp): 3 arguments from tracefs format: time, count, twice' "$work/daemon.log"
+	sleep 1.5
+	irqlat detach silly:me_silly >/dev/null
+	kill "$sub3" 2>/dev/null || true
+	rmmod sillymod
+	grep '"tracepoint":"silly:me_silly"' "$work/events3.json" |
+		sed -n 's/.*"count":\([0-9]*\),"twice":\([0-9]*\).*/\1 \2/p' >"$work/twice"
+	diag "count twice: $(tr '\n' ';' <"$work/twice")"
+	twice_right() { [ -s "$work/twice" ] && awk '$2 != 2 * $1 { bad = 1 } END { exit bad }' "$work/twice"; }
+	check "third argument read right: twice = 2 x count in every event" twice_right
+else
+	skip "the three-argument sillymod" "its .ko is not in the guest (VM_EXTRA_EXES) or the tracepoint did not go"
+fi
+
 kill -TERM "$daemon"
 rc=0; wait "$daemon" || rc=$?
 check "irqlatd stops cleanly (status 0)" [ "$rc" = 0 ]
