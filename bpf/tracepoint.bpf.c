@@ -11,6 +11,12 @@
  * raw_tp program whose context reads exceed the tracepoint's arity is refused at attach. */
 const volatile __u32 tp_id = 0;
 const volatile __u32 nargs = 0;
+/* Waking the daemon costs ~25x the rest of this program (3.7 us against 0.14 us per event,
+ * measured on softirq_raise), so wake it at most once per interval; the daemon also drains
+ * the ring buffer on a short timer, which bounds how long an event that woke nobody waits. */
+const volatile __u64 wakeup_interval_ns = 10000000;
+
+__u64 next_wakeup_ns;	/* racy between CPUs on purpose: a lost update costs one extra wakeup */
 
 #define COPY_ARG(i) do { if (nargs > (i)) e->args[i] = ctx[i]; } while (0)
 
@@ -18,7 +24,7 @@ SEC("raw_tp")
 int tp_event(__u64 *ctx)
 {
 	struct tracepoint_event *e;
-	__u64 id;
+	__u64 id, flags = BPF_RB_NO_WAKEUP;
 
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
@@ -43,7 +49,11 @@ int tp_event(__u64 *ctx)
 	COPY_ARG(5);
 	COPY_ARG(6);
 	COPY_ARG(7);
-	bpf_ringbuf_submit(e, 0);
+	if (e->ts_ns >= next_wakeup_ns) {
+		next_wakeup_ns = e->ts_ns + wakeup_interval_ns;
+		flags = BPF_RB_FORCE_WAKEUP;
+	}
+	bpf_ringbuf_submit(e, flags);
 	return 0;
 }
 

@@ -199,7 +199,7 @@ static int daemon_start(struct daemon *d)
 	r = sd_event_add_io(d->ev, &d->rb_src, ring_buffer__epoll_fd(d->rb), EPOLLIN, on_ringbuf, d);
 	if (r < 0)
 		return log_error_errno(r, "cannot watch the ring buffer: %m");
-	r = tracepoints_start(&d->tps, d->ev, d->srv, &d->cfg, d->bpf.ringbuf_fd, d->bpf.drops_fd);
+	r = tracepoints_start(&d->tps, d->ev, d->srv, &d->cfg, d->rb, d->bpf.ringbuf_fd, d->bpf.drops_fd);
 	if (r < 0)
 		return r;
 

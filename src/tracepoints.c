@@ -20,6 +20,9 @@
 #define TRACEFS "/sys/kernel/tracing"
 #define TICK_US 1000000ull	/* presence check and rate cadence: attach within 2 s of a load */
 #define PERIOD_ESTIMATE_INTERVALS 16
+/* The programs wake the daemon at most once per WAKEUP_NS; DRAIN_US picks up what came after. */
+#define WAKEUP_NS 10000000ull
+#define DRAIN_US 100000ull
 
 /* The intervals seen while the period is being estimated, replayed once it is fixed. */
 static uint64_t est_buf[MAX_TRACEPOINTS][PERIOD_ESTIMATE_INTERVALS];
@@ -334,6 +337,7 @@ static int tp_attach(struct tp_set *s, struct tracepoint *t)
 	t->skel = skel;
 	skel->rodata->tp_id = (uint32_t)(t - s->tps);
 	skel->rodata->nargs = t->nargs;
+	skel->rodata->wakeup_interval_ns = WAKEUP_NS;
 	/* one ring buffer and one drop counter for the whole daemon */
 	if ((r = bpf_map__reuse_fd(skel->maps.events, s->ringbuf_fd)) < 0 ||
 	    (r = bpf_map__reuse_fd(skel->maps.drops, s->drops_fd)) < 0) {
@@ -462,6 +466,20 @@ static int on_timer(sd_event_source *src, uint64_t usec, void *userdata)
 	return 0;
 }
 
+static int on_drain(sd_event_source *src, uint64_t usec, void *userdata)
+{
+	struct tp_set *s = userdata;
+
+	for (unsigned i = 0; i < s->n; i++)
+		if (s->tps[i].state == TP_ATTACHED) {
+			ring_buffer__consume(s->rb);
+			break;
+		}
+	sd_event_source_set_time(src, usec + DRAIN_US);
+	sd_event_source_set_enabled(src, SD_EVENT_ON);
+	return 0;
+}
+
 static unsigned detach_all(struct tp_set *s, const char *why)
 {
 	unsigned n = 0;
@@ -498,7 +516,7 @@ static int tracefs_mount(void)
 }
 
 int tracepoints_start(struct tp_set *s, sd_event *ev, struct server *srv, const struct daemon_config *cfg,
-		      int ringbuf_fd, int drops_fd)
+		      struct ring_buffer *rb, int ringbuf_fd, int drops_fd)
 {
 	uint64_t now;
 	sigset_t mask;
@@ -507,6 +525,7 @@ int tracepoints_start(struct tp_set *s, sd_event *ev, struct server *srv, const 
 	memset(s, 0, sizeof(*s));
 	s->ev = ev;
 	s->srv = srv;
+	s->rb = rb;
 	s->ringbuf_fd = ringbuf_fd;
 	s->drops_fd = drops_fd;
 	if (!cfg->ntracepoints)
@@ -550,6 +569,9 @@ int tracepoints_start(struct tp_set *s, sd_event *ev, struct server *srv, const 
 	r = sd_event_add_time(ev, &s->timer, CLOCK_MONOTONIC, now + TICK_US, 10000, on_timer, s);
 	if (r < 0)
 		return log_error_errno(r, "cannot arm the tracepoint timer: %m");
+	r = sd_event_add_time(ev, &s->drain, CLOCK_MONOTONIC, now + DRAIN_US, 10000, on_drain, s);
+	if (r < 0)
+		return log_error_errno(r, "cannot arm the tracepoint timer: %m");
 	return 0;
 }
 
@@ -557,6 +579,7 @@ void tracepoints_stop(struct tp_set *s)
 {
 	sd_event_source_disable_unref(s->timer);
 	sd_event_source_disable_unref(s->sigusr1);
+	sd_event_source_disable_unref(s->drain);
 	for (unsigned i = 0; i < s->n; i++)
 		tp_detach(&s->tps[i]);
 	free(s->tps);

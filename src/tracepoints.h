@@ -70,7 +70,8 @@ struct tracepoint {
 
 struct tp_set {
 	sd_event *ev;
-	sd_event_source *timer, *sigusr1;
+	sd_event_source *timer, *sigusr1, *drain;
+	struct ring_buffer *rb;
 	struct server *srv;
 	int ringbuf_fd, drops_fd;
 	int tracefs_ok;
@@ -83,7 +84,7 @@ struct tp_set {
 /* Starts consuming the configured tracepoints; a bad or missing tracepoint is logged, not an
  * error. Fails only when the event loop cannot take the timer. */
 int tracepoints_start(struct tp_set *s, sd_event *ev, struct server *srv, const struct daemon_config *cfg,
-		      int ringbuf_fd, int drops_fd);
+		      struct ring_buffer *rb, int ringbuf_fd, int drops_fd);
 void tracepoints_stop(struct tp_set *s);
 /* A RB_TRACEPOINT record from the ring buffer. */
 void tracepoints_handle(struct tp_set *s, const void *data, size_t size);
