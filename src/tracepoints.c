@@ -296,8 +296,9 @@ static int resolve_args(struct tracepoint *t)
 
 static void tp_detach(struct tracepoint *t)
 {
-	bpf_link__destroy(t->link);	/* drops the kernel's reference on the module */
-	t->link = NULL;
+	if (t->link_fd >= 0)
+		close(t->link_fd);	/* drops the kernel's reference on the module */
+	t->link_fd = -1;
 	tracepoint_bpf__destroy(t->skel);
 	t->skel = NULL;
 }
@@ -350,13 +351,17 @@ static int tp_attach(struct tp_set *s, struct tracepoint *t)
 		snprintf(t->error, sizeof(t->error), "the kernel refused the program: %s (IRQLATD_LIBBPF_DEBUG=1 shows the verifier's log)", strerror(-r));
 		goto fail;
 	}
-	t->link = bpf_program__attach_raw_tracepoint(skel->progs.tp_event, t->event);
-	if (!t->link) {
+	/* the raw syscall, not bpf_program__attach_raw_tracepoint(): libbpf would log its own
+	 * warning too, and a bad tracepoint gets one line */
+	t->link_fd = bpf_raw_tracepoint_open(t->event, bpf_program__fd(skel->progs.tp_event));
+	if (t->link_fd < 0) {
 		r = -errno;
+		t->link_fd = -1;
 		if (r == -EINVAL)
 			snprintf(t->error, sizeof(t->error), "the kernel refused to attach: the tracepoint has fewer than the %u arguments its %s lists", t->nargs, t->args_source);
 		else if (r == -ENOENT)
-			snprintf(t->error, sizeof(t->error), "the kernel has no raw tracepoint named %s", t->event);
+			snprintf(t->error, sizeof(t->error), "the kernel has no raw tracepoint named %s%s", t->event,
+				 !strcmp(t->system, "syscalls") ? " (syscalls:* events are not tracepoints: use raw_syscalls:sys_enter or sys_exit)" : "");
 		else
 			snprintf(t->error, sizeof(t->error), "cannot attach: %s", strerror(-r));
 		goto fail;
@@ -548,6 +553,7 @@ int tracepoints_start(struct tp_set *s, sd_event *ev, struct server *srv, const 
 
 		t->cfg = cfg->tracepoints[i];
 		t->counter_arg = -1;
+		t->link_fd = -1;
 		t->period_ns = t->cfg.period_ns;
 		if (tp_name_split(t->cfg.name, t->system, sizeof(t->system), t->event, sizeof(t->event)) < 0) {
 			t->state = TP_INVALID;

@@ -47,7 +47,7 @@ struct tracepoint {
 	int counter_arg;	/* index of the counting argument, -1: none */
 	struct tp_identity ident;
 	struct tracepoint_bpf *skel;
-	struct bpf_link *link;
+	int link_fd;		/* the raw_tp link, -1 when not attached */
 	unsigned attaches;
 	char error[200];
 
