@@ -115,6 +115,76 @@ static void test_options(void **state)
 	fclose(null);
 }
 
+static void feed(struct tp_set *s, uint64_t ts_ms, uint64_t count)
+{
+	struct tracepoint_event e = { .kind = RB_TRACEPOINT, .ts_ns = ts_ms * 1000000ull, .nargs = 2,
+				      .args = { ts_ms, count } };
+
+	tracepoints_handle(s, &e, sizeof(e));
+}
+
+static void setup_one(struct tp_set *s, struct tracepoint *t, uint64_t period_ns)
+{
+	memset(s, 0, sizeof(*s));
+	memset(t, 0, sizeof(*t));
+	s->tps = t;
+	s->n = 1;
+	t->state = TP_ATTACHED;
+	t->nargs = 2;
+	snprintf(t->args[0].name, sizeof(t->args[0].name), "time");
+	snprintf(t->args[1].name, sizeof(t->args[1].name), "count");
+	t->args[0].size = t->args[1].size = 8;
+	t->counter_arg = 1;
+	t->cfg.period_ns = t->period_ns = period_ns;
+	t->estimate_left = 16;
+}
+
+static void test_gaps_and_lateness(void **state)
+{
+	struct tp_set s;
+	struct tracepoint t;
+	(void)state;
+
+	setup_one(&s, &t, 100000000ull);
+	feed(&s, 1000, 1);
+	feed(&s, 1104, 2);	/* 4 ms late */
+	feed(&s, 1208, 3);	/* 4 ms late */
+	feed(&s, 1520, 6);	/* 4 and 5 missed: a gap, and no interval */
+	feed(&s, 1640, 7);	/* 20 ms late */
+	feed(&s, 1700, 0);	/* the module was reloaded: a reset, no interval */
+	feed(&s, 1795, 1);	/* 5 ms early */
+	assert_int_equal(t.events, 7);
+	assert_int_equal(t.gaps, 1);
+	assert_int_equal(t.missed, 2);
+	assert_int_equal(t.counter_resets, 1);
+	assert_int_equal(t.intervals, 4);
+	assert_int_equal(t.early, 1);
+	assert_int_equal(t.lateness.max_ns, 20000000ull);
+	assert_int_equal(t.last_args[1], 1);
+	/* the log-linear histogram is within one bucket (12.5%) of the exact median, 4 ms */
+	uint64_t p50 = hist_quantile(&t.lateness, 0.5);
+	assert_true(p50 >= 3500000 && p50 <= 4500000);
+}
+
+static void test_period_estimate(void **state)
+{
+	struct tp_set s;
+	struct tracepoint t;
+	uint64_t ts = 1000;
+	(void)state;
+
+	setup_one(&s, &t, 0);
+	feed(&s, ts, 0);
+	for (unsigned i = 1; i <= 20; i++) {
+		ts += i == 7 ? 250 : 253;	/* the shortest interval, 250 ms, is the period */
+		feed(&s, ts, i);
+	}
+	assert_int_equal(t.period_ns, 250000000ull);
+	assert_int_equal(t.intervals, 20);	/* the 16 used for the estimate are counted too */
+	assert_int_equal(t.lateness.max_ns, 3000000ull);
+	assert_int_equal(t.early, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -122,6 +192,8 @@ int main(void)
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_line),
 		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_gaps_and_lateness),
+		cmocka_unit_test(test_period_estimate),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
