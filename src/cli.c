@@ -12,7 +12,10 @@ static void usage(FILE *f)
 		"Usage: irqlat [--top] [OPTIONS]        IRQ handler latency, like top\n"
 		"       irqlat hist [IRQ|NAME] [OPTIONS] latency histogram of handlers\n"
 		"       irqlat status [OPTIONS]          the daemon's state and configuration\n"
-		"       irqlat events [--follow] [OPTIONS] outliers and tracepoint events as they come\n\n"
+		"       irqlat events [--follow] [OPTIONS] outliers and tracepoint events as they come\n"
+		"       irqlat detach SYSTEM:EVENT|all   stop consuming a tracepoint, so its module can\n"
+		"                                        be unloaded (root); re-attached on reload\n"
+		"       irqlat attach SYSTEM:EVENT|all   consume a detached tracepoint again (root)\n\n"
 		"  -b, --batch            print snapshots as text, one after another (like top -b)\n"
 		"  -n, --iterations N     stop after N snapshots (default: until interrupted)\n"
 		"  -d, --delay SECS       seconds between snapshots (default 1)\n"
@@ -143,12 +146,20 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 			c->cmd = CMD_STATUS;
 		else if (!strcmp(sub, "events"))
 			c->cmd = CMD_EVENTS;
+		else if (!strcmp(sub, "detach"))
+			c->cmd = CMD_DETACH;
+		else if (!strcmp(sub, "attach"))
+			c->cmd = CMD_ATTACH;
 		else {
-			fprintf(err, "irqlat: unknown command '%s': use top, hist, status or events\n", sub);
+			fprintf(err, "irqlat: unknown command '%s': use top, hist, status, events, detach or attach\n", sub);
 			return EXIT_USAGE;
 		}
-		if (c->cmd == CMD_HIST && optind < argc)
+		if ((c->cmd == CMD_HIST || c->cmd == CMD_DETACH || c->cmd == CMD_ATTACH) && optind < argc)
 			c->target = argv[optind++];
+		if ((c->cmd == CMD_DETACH || c->cmd == CMD_ATTACH) && !c->target) {
+			fprintf(err, "irqlat: %s needs a tracepoint: SYSTEM:EVENT (e.g. silly:me_silly) or all\n", sub);
+			return EXIT_USAGE;
+		}
 	}
 	if (optind < argc) {
 		fprintf(err, "irqlat: unexpected argument '%s'; see irqlat --help\n", argv[optind]);

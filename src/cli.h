@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-enum cli_cmd { CMD_TOP, CMD_HIST, CMD_STATUS, CMD_EVENTS };
+enum cli_cmd { CMD_TOP, CMD_HIST, CMD_STATUS, CMD_EVENTS, CMD_DETACH, CMD_ATTACH };
 
 struct cli {
 	enum cli_cmd cmd;
@@ -19,7 +19,7 @@ struct cli {
 	const char *sort;	/* p99, max, rate, count, time, irq, name */
 	int reverse;
 	const char *columns;	/* -o */
-	const char *target;	/* hist IRQ|NAME */
+	const char *target;	/* hist IRQ|NAME; detach/attach SYSTEM:EVENT|all */
 };
 
 /* 0 to run; -1 after --help/--version (exit 0); otherwise the exit code (2), message printed. */

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "client.h"
 #include "table.h"
+#include "tpclient.h"
 
 static volatile sig_atomic_t stop;
 
@@ -99,6 +100,7 @@ static int cmd_top_batch(struct irqlat_conn *conn, const struct cli *c)
 				putchar('\n');
 			print_header(s, n);
 			table_print(stdout, rows, n, cols, ncols);
+			tp_print_section(stdout, s);
 			fflush(stdout);
 			free(rows);
 		}
@@ -285,6 +287,10 @@ int main(int argc, char **argv)
 		break;
 	case CMD_EVENTS:
 		r = cmd_events(&conn, &c);
+		break;
+	case CMD_DETACH:
+	case CMD_ATTACH:
+		r = tp_request(&conn, c.cmd == CMD_DETACH ? "detach" : "attach", c.target, c.json);
 		break;
 	default:
 		/* the full-screen top comes with its own module; batch until then */

@@ -15,6 +15,7 @@
 #include "outlier.h"
 #include "report.h"
 #include "server.h"
+#include "tracepoints.h"
 
 struct daemon {
 	struct daemon_config cfg;
@@ -23,6 +24,7 @@ struct daemon {
 	struct collector col;
 	struct outlier_limiter outliers;
 	struct server *srv;
+	struct tp_set tps;
 	struct ring_buffer *rb;
 	sd_event_source *tick_src, *rb_src;
 	uint64_t next_tick_us;
@@ -57,6 +59,8 @@ static int on_ringbuf_record(void *ctx, void *data, size_t size)
 		json_object *o = outlier_json(e);
 		server_broadcast(d->srv, o);
 		json_object_put(o);
+	} else if (*kind == RB_TRACEPOINT) {
+		tracepoints_handle(&d->tps, data, size);
 	}
 	return 0;
 }
@@ -117,9 +121,15 @@ static json_object *on_request(void *userdata, struct client *cl, json_object *r
 	if (json_object_object_get_ex(req, "window", &v) && window_parse(json_object_get_string(v), &w) < 0)
 		return err_reply("unknown window '%s': use 1s, 10s, 60s or total", json_object_get_string(v));
 	if (!cmd)
-		return err_reply("request has no \"cmd\"%s; use summary, hist, status or subscribe", "");
-	if (!strcmp(cmd, "summary"))
-		return ok_reply(report_summary(&d->col, w));
+		return err_reply("request has no \"cmd\"%s; use summary, hist, status, subscribe, detach or attach", "");
+	if (!strcmp(cmd, "summary")) {
+		json_object *o = report_summary(&d->col, w);
+
+		json_object_object_add(o, "tracepoints", tracepoints_json(&d->tps));
+		return ok_reply(o);
+	}
+	if (!strcmp(cmd, "detach") || !strcmp(cmd, "attach"))
+		return tracepoints_request(&d->tps, cmd, req, client_peer_uid(cl));
 	if (!strcmp(cmd, "hist")) {
 		int irq = -1;
 		const char *name = NULL;
@@ -143,7 +153,7 @@ static json_object *on_request(void *userdata, struct client *cl, json_object *r
 		client_subscribe(cl);
 		return ok_reply(json_object_new_object());
 	}
-	return err_reply("unknown cmd '%s': use summary, hist, status or subscribe", cmd);
+	return err_reply("unknown cmd '%s': use summary, hist, status, subscribe, detach or attach", cmd);
 }
 
 static int daemon_start(struct daemon *d)
@@ -189,6 +199,9 @@ static int daemon_start(struct daemon *d)
 	r = sd_event_add_io(d->ev, &d->rb_src, ring_buffer__epoll_fd(d->rb), EPOLLIN, on_ringbuf, d);
 	if (r < 0)
 		return log_error_errno(r, "cannot watch the ring buffer: %m");
+	r = tracepoints_start(&d->tps, d->ev, d->srv, &d->cfg, d->rb, d->bpf.ringbuf_fd, d->bpf.drops_fd);
+	if (r < 0)
+		return r;
 
 	sd_event_now(d->ev, CLOCK_MONOTONIC, &d->next_tick_us);
 	d->next_tick_us += (uint64_t)d->cfg.interval_ms * 1000;
@@ -206,6 +219,7 @@ static void daemon_stop(struct daemon *d)
 	server_close(d->srv);	/* removes the socket */
 	sd_event_source_disable_unref(d->rb_src);
 	sd_event_source_disable_unref(d->tick_src);
+	tracepoints_stop(&d->tps);	/* before the ring buffer they write to */
 	ring_buffer__free(d->rb);
 	outlier_free(&d->outliers);
 	collector_free(&d->col);

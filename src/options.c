@@ -15,6 +15,80 @@ void daemon_config_defaults(struct daemon_config *c)
 	c->ringbuf_kb = 256;
 	c->outlier_rate = 10;
 	c->log_target = LOG_TARGET_AUTO;
+	snprintf(c->tracepoints[0].name, TP_NAME_MAX, "%s", DEFAULT_TRACEPOINT);
+	c->ntracepoints = 1;
+}
+
+int parse_duration_ns(const char *s, uint64_t *ns)
+{
+	static const struct { const char *unit; uint64_t mult; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+	};
+	char *end;
+	unsigned long long v;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i].unit)) {
+			if (v == 0 || v > UINT64_MAX / units[i].mult || v * units[i].mult > 3600000000000ull)
+				return -EINVAL;
+			*ns = v * units[i].mult;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static struct tp_config *tp_config_find(struct daemon_config *c, const char *name, size_t len)
+{
+	for (unsigned i = 0; i < c->ntracepoints; i++)
+		if (strlen(c->tracepoints[i].name) == len && !strncmp(c->tracepoints[i].name, name, len))
+			return &c->tracepoints[i];
+	return NULL;
+}
+
+/* --tracepoint-period / --tracepoint-counter: "SYSTEM:EVENT=VALUE", applied after all
+ * --tracepoint options so their order does not matter. */
+struct tp_setting {
+	const char *opt;
+	const char *arg;
+};
+
+static int apply_tp_setting(struct daemon_config *c, const struct tp_setting *s, FILE *err)
+{
+	const char *eq = strchr(s->arg, '=');
+	struct tp_config *t;
+	uint64_t ns;
+
+	if (!eq || eq == s->arg || !eq[1]) {
+		fprintf(err, "irqlatd: %s takes SYSTEM:EVENT=%s, not '%s'\n", s->opt,
+			!strcmp(s->opt, "--tracepoint-period") ? "DURATION (e.g. silly:me_silly=1000ms)" : "ARG (e.g. silly:me_silly=count)", s->arg);
+		return EXIT_USAGE;
+	}
+	t = tp_config_find(c, s->arg, (size_t)(eq - s->arg));
+	if (!t) {
+		fprintf(err, "irqlatd: %s names %.*s, which is not a consumed tracepoint: add --tracepoint %.*s\n",
+			s->opt, (int)(eq - s->arg), s->arg, (int)(eq - s->arg), s->arg);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(s->opt, "--tracepoint-period")) {
+		if (parse_duration_ns(eq + 1, &ns) < 0) {
+			fprintf(err, "irqlatd: --tracepoint-period takes a duration with a unit (ns, us, ms, s) up to 1h, not '%s'\n", eq + 1);
+			return EXIT_USAGE;
+		}
+		t->period_ns = ns;
+	} else {
+		if (strlen(eq + 1) >= TP_ARG_NAME_MAX) {
+			fprintf(err, "irqlatd: --tracepoint-counter: argument name '%s' is too long\n", eq + 1);
+			return EXIT_USAGE;
+		}
+		snprintf(t->counter, sizeof(t->counter), "%s", eq + 1);
+	}
+	return 0;
 }
 
 uint32_t default_max_cells(unsigned ncpus)
@@ -39,6 +113,15 @@ static void usage(FILE *f)
 		"      --outlier-rate N    outlier log entries per IRQ per second before they are\n"
 		"                          summarized (default 10; 0: no limit)\n"
 		"      --log-target T      auto, journal or stderr (default auto)\n"
+		"      --tracepoint SYSTEM:EVENT\n"
+		"                          consume this tracepoint (repeatable; default " DEFAULT_TRACEPOINT "):\n"
+		"                          events, gaps and lateness; waits for its module to load\n"
+		"      --no-tracepoints    consume no tracepoint\n"
+		"      --tracepoint-period SYSTEM:EVENT=DURATION\n"
+		"                          the event's nominal period (e.g. 1000ms), for lateness\n"
+		"                          (default: the shortest of its first 16 intervals)\n"
+		"      --tracepoint-counter SYSTEM:EVENT=ARG\n"
+		"                          the argument that counts events, for gaps (default count)\n"
 		"  -v, --verbose           also log debug messages\n"
 		"  -h, --help              show this help\n"
 		"  -V, --version           show the version\n\n"
@@ -46,7 +129,8 @@ static void usage(FILE *f)
 		"2 bad command line, 78 bad configuration.\n");
 }
 
-enum { OPT_ATTACH = 256, OPT_MAX_CELLS, OPT_RINGBUF_KB, OPT_OUTLIER_RATE, OPT_LOG_TARGET };
+enum { OPT_ATTACH = 256, OPT_MAX_CELLS, OPT_RINGBUF_KB, OPT_OUTLIER_RATE, OPT_LOG_TARGET,
+       OPT_TRACEPOINT, OPT_NO_TRACEPOINTS, OPT_TP_PERIOD, OPT_TP_COUNTER };
 
 int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *out, FILE *err)
 {
@@ -59,6 +143,10 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 		{ "ringbuf-kb", required_argument, NULL, OPT_RINGBUF_KB },
 		{ "outlier-rate", required_argument, NULL, OPT_OUTLIER_RATE },
 		{ "log-target", required_argument, NULL, OPT_LOG_TARGET },
+		{ "tracepoint", required_argument, NULL, OPT_TRACEPOINT },
+		{ "no-tracepoints", no_argument, NULL, OPT_NO_TRACEPOINTS },
+		{ "tracepoint-period", required_argument, NULL, OPT_TP_PERIOD },
+		{ "tracepoint-counter", required_argument, NULL, OPT_TP_COUNTER },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -66,6 +154,9 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 	};
 	static const char shortopts[] = ":t:i:s:vhV";
 	char bad[4];
+	struct tp_setting settings[2 * MAX_TRACEPOINTS];
+	unsigned nsettings = 0;
+	int tp_given = 0;
 	uint64_t v;
 	int o;
 
@@ -127,6 +218,37 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 				return EXIT_USAGE;
 			}
 			break;
+		case OPT_TRACEPOINT:
+			if (!tp_given) {	/* the first one replaces the built-in default */
+				c->ntracepoints = 0;
+				tp_given = 1;
+			}
+			if (!*optarg || strlen(optarg) >= TP_NAME_MAX) {
+				fprintf(err, "irqlatd: --tracepoint takes SYSTEM:EVENT of 1 to %d bytes\n", TP_NAME_MAX - 1);
+				return EXIT_USAGE;
+			}
+			if (tp_config_find(c, optarg, strlen(optarg)))
+				break;	/* named twice: once is enough */
+			if (c->ntracepoints == MAX_TRACEPOINTS) {
+				fprintf(err, "irqlatd: at most %d --tracepoint options\n", MAX_TRACEPOINTS);
+				return EXIT_USAGE;
+			}
+			memset(&c->tracepoints[c->ntracepoints], 0, sizeof(c->tracepoints[0]));
+			snprintf(c->tracepoints[c->ntracepoints++].name, TP_NAME_MAX, "%s", optarg);
+			break;
+		case OPT_NO_TRACEPOINTS:
+			c->ntracepoints = 0;
+			tp_given = 1;
+			break;
+		case OPT_TP_PERIOD:
+		case OPT_TP_COUNTER:
+			if (nsettings == sizeof(settings) / sizeof(settings[0])) {
+				fprintf(err, "irqlatd: too many --tracepoint-period/--tracepoint-counter options\n");
+				return EXIT_USAGE;
+			}
+			settings[nsettings++] = (struct tp_setting){
+				o == OPT_TP_PERIOD ? "--tracepoint-period" : "--tracepoint-counter", optarg };
+			break;
 		case 'v':
 			c->verbose = 1;
 			break;
@@ -149,6 +271,12 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 	if (optind < argc) {
 		fprintf(err, "irqlatd: unexpected argument '%s'; see irqlatd --help\n", argv[optind]);
 		return EXIT_USAGE;
+	}
+	for (unsigned i = 0; i < nsettings; i++) {
+		int r = apply_tp_setting(c, &settings[i], err);
+
+		if (r)
+			return r;
 	}
 	return 0;
 }

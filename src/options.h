@@ -9,6 +9,19 @@
 #include "log.h"
 #include "util.h"
 
+/* Module (or any) tracepoints to consume: "SYSTEM:EVENT", with optional per-tracepoint
+ * settings. A config file maps its keys onto the same list. Names are checked when the daemon
+ * starts, so a bad one is reported there and does not stop the others. */
+#define MAX_TRACEPOINTS 32
+#define TP_NAME_MAX 128
+#define TP_ARG_NAME_MAX 32
+#define DEFAULT_TRACEPOINT "silly:me_silly"
+
+struct tp_config {
+	char name[TP_NAME_MAX];
+	uint64_t period_ns;		/* 0: estimated from the first intervals */
+	char counter[TP_ARG_NAME_MAX];	/* argument checked for gaps; "" means "count" */
+};
 
 struct daemon_config {
 	uint64_t threshold_ns;
@@ -20,7 +33,12 @@ struct daemon_config {
 	uint32_t outlier_rate;
 	enum log_target log_target;
 	int verbose;
+	struct tp_config tracepoints[MAX_TRACEPOINTS];
+	unsigned ntracepoints;
 };
+
+/* Parses "1000ms", "1s", "250us", "5000000ns" into ns; 0 or -EINVAL. */
+int parse_duration_ns(const char *s, uint64_t *ns);
 
 void daemon_config_defaults(struct daemon_config *c);
 /* 0 to run; otherwise the exit code, with the message already printed to err (help and

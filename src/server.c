@@ -250,7 +250,8 @@ int server_open(struct server **out, sd_event *ev, const char *path, server_requ
 		close(fd);
 		return log_error_errno(r, "cannot listen on %s: %m", path);
 	}
-	/* Anyone may read the summaries; the protocol has no request that changes anything. */
+	/* Anyone may read the summaries; the few requests that change something (detach, attach)
+	 * check the caller's uid with SO_PEERCRED. */
 	chmod(path, 0666);
 
 	srv = calloc(1, sizeof(*srv));
@@ -326,4 +327,14 @@ void server_broadcast(struct server *srv, json_object *o)
 unsigned server_clients(const struct server *srv)
 {
 	return srv->nclients;
+}
+
+long client_peer_uid(const struct client *cl)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	if (getsockopt(cl->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
+		return -1;
+	return (long)cred.uid;
 }

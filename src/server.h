@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* The client socket: a Unix stream socket, one JSON request per line in, one JSON answer per
- * line out. Read-only for clients. Subscribed clients also receive event lines as they come. */
+ * line out. Read-only for clients but for detach/attach of tracepoints (uid 0 only).
+ * Subscribed clients also receive event lines as they come. */
 #ifndef IRQLAT_SERVER_H
 #define IRQLAT_SERVER_H
 
@@ -20,5 +21,7 @@ void server_close(struct server *s);	/* closes clients, removes the socket file 
 void server_broadcast(struct server *s, json_object *o);
 void client_subscribe(struct client *cl);
 unsigned server_clients(const struct server *s);
+/* The client's uid from SO_PEERCRED, or -1: for the few requests that change something. */
+long client_peer_uid(const struct client *cl);
 
 #endif

@@ -1,0 +1,38 @@
+# Module (and any) tracepoints consumed by irqlatd: bpf/tracepoint.bpf.c, src/tracepoints.c,
+# the client's side in src/tpclient.c.
+# The Makefile expands DAEMON_SRCS/CLIENT_SRCS (and their link rules' prerequisites) before it
+# includes mk/*.mk, so EXTRA_*_SRCS set here would come too late: add the objects directly.
+TP_DAEMON_SRCS := src/tracepoints.c
+TP_CLIENT_SRCS := src/tpclient.c
+DAEMON_SRCS += $(TP_DAEMON_SRCS)
+CLIENT_SRCS += $(TP_CLIENT_SRCS)
+LIB_SRCS += $(TP_DAEMON_SRCS) $(TP_CLIENT_SRCS)
+$(BUILD)/irqlatd: $(call obj,$(TP_DAEMON_SRCS))
+$(BUILD)/irqlat: $(call obj,$(TP_CLIENT_SRCS))
+# the guest runs the daemon's tracepoint checks (tests/vm/initramfs/20-irqlatd-tracepoints.sh)
+check-vm: $(BUILD)/irqlatd $(BUILD)/irqlat
+# unit tests link every object; the check.mk rule was expanded before ours were added
+$(UNIT_BINS): $(call obj,$(TP_DAEMON_SRCS) $(TP_CLIENT_SRCS))
+
+# A sillymod whose me_silly has a third argument (twice = 2 x count), built without BTF: the
+# guest check loads it after the real one, so irqlatd must re-read the arity, from the tracefs
+# format this time. Made from module/sillymod by sed, so it follows that module's changes.
+SILLYMOD_ARITY := $(BUILD)/module/sillymod-arity
+$(SILLYMOD_ARITY)/sillymod.ko: module/sillymod/silly-trace.h module/sillymod/sillymod-event.c module/sillymod/Makefile | module
+	@mkdir -p $(SILLYMOD_ARITY)
+	@cp -p module/sillymod/Makefile $(SILLYMOD_ARITY)/
+	sed -e 's/TP_PROTO(unsigned long time, unsigned long count)/TP_PROTO(unsigned long time, unsigned long count, unsigned long twice)/' \
+	    -e 's/TP_ARGS(time, count)/TP_ARGS(time, count, twice)/' \
+	    -e 's/__field(\(\s*\)unsigned long,\(\s*\)count\(\s*\))/&\n\t\t__field(\1unsigned long,\2twice\3)/' \
+	    -e 's/__entry->count = count;/&\n\t\t__entry->twice = twice;/' \
+	    -e 's/"time=%lu count=%lu", __entry->time, __entry->count/"time=%lu count=%lu twice=%lu", __entry->time, __entry->count, __entry->twice/' \
+	    module/sillymod/silly-trace.h > $(SILLYMOD_ARITY)/silly-trace.h
+	sed -e 's/trace_me_silly(jiffies, count);/trace_me_silly(jiffies, count, 2 * count);/' \
+	    module/sillymod/sillymod-event.c > $(SILLYMOD_ARITY)/sillymod-event.c
+	@grep -q 'count, 2 \* count' $(SILLYMOD_ARITY)/sillymod-event.c && grep -c 'twice' $(SILLYMOD_ARITY)/silly-trace.h | grep -qx 5 || \
+		{ echo "mk/tp.mk: module/sillymod changed: the three-argument variant no longer applies" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(abspath $(SILLYMOD_ARITY)) modules
+	@objcopy --remove-section=.BTF $@ 2>/dev/null || true
+
+check-vm: $(SILLYMOD_ARITY)/sillymod.ko
+check-vm: export VM_EXTRA_EXES += $(abspath $(SILLYMOD_ARITY)/sillymod.ko)

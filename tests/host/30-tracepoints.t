@@ -1,0 +1,106 @@
+#!/bin/bash
+# Tracepoint consumption against ftrace's own record of the same tracepoint. The host cannot
+# load modules, but the consumer is generic: sched:sched_process_exec fires once per exec, and
+# a private ftrace instance records the same execs independently. Plus the bad-input lines,
+# detach/attach (socket, uid check, SIGUSR1).
+. "$(dirname "$0")/../lib.sh"
+plan 22
+
+mount_fs
+chmod 755 "$TMP"	# the non-root client below must reach the socket
+INST=/sys/kernel/tracing/instances/irqlat-tp-$$
+N=25
+# a private copy of true with a name nothing else on the machine runs
+PROG=$TMP/tpexec$$
+cp /bin/true "$PROG"
+COMM=$(basename "$PROG" | cut -c1-15)
+
+cleanup_inst() { [ -d "$INST" ] && { echo 0 > "$INST/events/sched/sched_process_exec/enable"; rmdir "$INST"; }; }
+trap 'cleanup_inst; cleanup' EXIT
+
+start_daemon --interval-ms 200 --tracepoint sched:sched_process_exec --tracepoint bad-name \
+	--tracepoint sched:no_such_event --tracepoint silly:me_silly
+check "daemon starts with a malformed and a missing tracepoint among good ones" test -n "$DAEMON_PID"
+check "malformed name: one line naming it" test "$(grep -c "'bad-name'" "$TMP/daemon.log")" -eq 1
+check "nonexistent tracepoint: one line naming it" test "$(grep -c 'sched:no_such_event' "$TMP/daemon.log")" -eq 1
+check "absent module tracepoint: says it waits" grep -q 'waiting for tracepoint silly:me_silly' "$TMP/daemon.log"
+# the names and count, independently: the kernel's probe function for the event, in its BTF
+names=$(bpftool -j btf dump file /sys/kernel/btf/vmlinux | jq -r --arg f __bpf_trace_sched_process_exec \
+	'.types as $t | ($t[] | select(.kind == "FUNC" and .name == $f) | .type_id) as $id |
+	 $t[] | select(.id == $id) | [.params[1:][].name] | "\(length) arguments from BTF (vmlinux): \(join(", "))"')
+diag "bpftool: $names"
+check "the good tracepoint attaches; arity and names as in the kernel's BTF, source logged" \
+	grep -qF "attached to tracepoint sched:sched_process_exec (raw_tp): $names" "$TMP/daemon.log"
+
+# the independent reference: ftrace in its own instance, on CLOCK_MONOTONIC like bpf_ktime_get_ns
+mkdir "$INST"
+echo mono > "$INST/trace_clock"
+echo 1 > "$INST/events/sched/sched_process_exec/enable"
+irqlat events --follow --json > "$TMP/events.json" 2>"$TMP/events.err" &
+SUB=$!
+sleep 0.5
+for _ in $(seq $N); do "$PROG"; done
+sleep 1
+kill "$SUB"; wait "$SUB" 2>/dev/null
+echo 0 > "$INST/events/sched/sched_process_exec/enable"
+grep " $COMM-[0-9]* .*sched_process_exec:" "$INST/trace" > "$TMP/ftrace.txt"
+cleanup_inst
+
+jq -c --arg c "$COMM" 'select(.type == "tracepoint" and .tracepoint == "sched:sched_process_exec" and .comm == $c)' \
+	"$TMP/events.json" > "$TMP/ours.json"
+ours=$(wc -l < "$TMP/ours.json"); theirs=$(wc -l < "$TMP/ftrace.txt")
+diag "execs: $N, irqlatd events: $ours, ftrace lines: $theirs"
+check "ftrace recorded every exec (the reference works)" test "$theirs" -eq $N
+check "irqlatd saw as many execs as ftrace" test "$ours" -eq "$theirs"
+jq -r '.args.old_pid' "$TMP/ours.json" | sort -n > "$TMP/ours.pids"
+sed -E 's/.* old_pid=([0-9]+).*/\1/' "$TMP/ftrace.txt" | sort -n > "$TMP/ftrace.pids"
+check "argument old_pid: the same values as ftrace's old_pid" cmp -s "$TMP/ours.pids" "$TMP/ftrace.pids"
+jq -r '"\(.pid) \(.cpu)"' "$TMP/ours.json" | sort > "$TMP/ours.pidcpu"
+sed -E 's/^ *[^ ]+-([0-9]+) +\[0*([0-9]+)\].*/\1 \2/' "$TMP/ftrace.txt" | sort > "$TMP/ftrace.pidcpu"
+check "pid and CPU of each event match ftrace's" cmp -s "$TMP/ours.pidcpu" "$TMP/ftrace.pidcpu"
+# same clock: each of our timestamps is within 50 ms of ftrace's for the same pid
+paste <(jq -r '"\(.pid) \(.ts_ns)"' "$TMP/ours.json" | sort) \
+      <(sed -E 's/^ *[^ ]+-([0-9]+) +\[[0-9]+\] +([^ ]+ +)?([0-9]+)\.([0-9]+):.*/\1 \3\4/' "$TMP/ftrace.txt" | sort) > "$TMP/ts.txt"
+check "timestamps are CLOCK_MONOTONIC, like ftrace's mono clock" \
+	awk '{ d = $2 / 1000 - $4; if (d < 0) d = -d; if ($1 != $3 || d > 50000) bad++ } END { exit bad > 0 || NR == 0 }' "$TMP/ts.txt"
+# ftrace's line format: "comm-pid [cpu] sec.usec: event: ..."; compare the context part
+jq -r '.line' "$TMP/ours.json" | sed -E 's/^ *([^ ]+) +(\[[0-9]+\]).*(sched_process_exec:).*/\1 \2 \3/' | sort > "$TMP/ours.ctx"
+sed -E 's/^ *([^ ]+) +(\[[0-9]+\]).*(sched_process_exec:).*/\1 \2 \3/' "$TMP/ftrace.txt" | sort > "$TMP/ftrace.ctx"
+check "event lines have ftrace's comm-pid [cpu] ... event: layout" cmp -s "$TMP/ours.ctx" "$TMP/ftrace.ctx"
+check "event lines: comm right-aligned in 16 columns then -pid" \
+	test "$(jq -r '.line' "$TMP/ours.json" | grep -cE "^ {$((16 - ${#COMM}))}$COMM-[0-9]+ +\[[0-9]{3}\] +[0-9]+\.[0-9]{6}: sched_process_exec:( [a-z_0-9]+=(0x[0-9a-f]+|-?[0-9]+))+$")" -eq "$ours"
+
+snap=$(irqlat --top --batch --iterations 1 --json)
+tp() { jq -c --arg n "$1" '.tracepoints[] | select(.tracepoint == $n)' <<<"$snap"; }
+check "summary: sched_process_exec counted at least the execs" test "$(tp sched:sched_process_exec | jq .events)" -ge $N
+check "summary: states of the others (waiting, invalid)" \
+	test "$(tp silly:me_silly | jq -r .state) $(tp bad-name | jq -r .state) $(tp sched:no_such_event | jq -r .state)" = "waiting invalid waiting"
+check "text top shows the tracepoint section" sh -c "\"$IRQLAT\" --socket \"$SOCK\" --top --batch -n 1 | grep -qE '^  sched:sched_process_exec +attached'"
+
+# detach: by request (root only), then attach again
+out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$IRQLAT" --socket "$SOCK" detach sched:sched_process_exec 2>&1); rc=$?
+check "detach as non-root is refused (exit 1, says why)" sh -c "[ $rc -eq 1 ] && printf '%s' \"\$1\" | grep -q 'only root'" _ "$out"
+out=$(irqlat detach sched:nonesuch 2>&1); rc=$?
+check "detach of a tracepoint not consumed: exit 1 naming it" sh -c "[ $rc -eq 1 ] && printf '%s' \"\$1\" | grep -q 'does not consume tracepoint sched:nonesuch'" _ "$out"
+irqlat detach sched:sched_process_exec >/dev/null
+before=$(irqlat --top --batch -n 1 --json | jq '.tracepoints[] | select(.tracepoint == "sched:sched_process_exec") | .events')
+for _ in $(seq 5); do "$PROG"; done
+sleep 0.5
+after=$(irqlat --top --batch -n 1 --json | jq '.tracepoints[] | select(.tracepoint == "sched:sched_process_exec") | "\(.state) \(.events)"')
+check "detached: no events counted while detached" test "$after" = "\"detached $before\""
+irqlat attach sched:sched_process_exec >/dev/null
+for _ in $(seq 5); do "$PROG"; done
+sleep 0.5
+again=$(irqlat --top --batch -n 1 --json | jq '.tracepoints[] | select(.tracepoint == "sched:sched_process_exec") | .events')
+check "attach again: counts again" test "$again" -ge $((before + 5))
+kill -USR1 "$DAEMON_PID"
+sleep 0.5
+check "SIGUSR1 detaches the attached tracepoints" \
+	test "$(irqlat --top --batch -n 1 --json | jq -r '.tracepoints[] | select(.tracepoint == "sched:sched_process_exec") | .state')" = detached
+stop_daemon
+
+out=$("$IRQLATD" --tracepoint-period silly:me_silly=soon 2>&1); rc=$?
+check "bad --tracepoint-period value: exit 2, one line" sh -c "[ $rc -eq 2 ] && [ \$(printf '%s\n' \"\$1\" | wc -l) -eq 1 ] && printf '%s' \"\$1\" | grep -q 'tracepoint-period takes a duration'" _ "$out"
+out=$("$IRQLATD" --tracepoint sched:sched_switch --tracepoint-period silly:me_silly=1s 2>&1); rc=$?
+check "--tracepoint-period for a tracepoint not consumed: exit 2 naming it" sh -c "[ $rc -eq 2 ] && printf '%s' \"\$1\" | grep -q 'names silly:me_silly, which is not a consumed tracepoint'" _ "$out"
+done_testing

@@ -1,0 +1,171 @@
+#!/bin/sh
+# irqlatd consumes sillymod's silly:me_silly: started before the module, it attaches when
+# the module appears; the counts it reports are the module's own (its "hello! N" lines in
+# the kernel log) and ftrace's, none missing; rmmod works after "irqlat detach"; a second
+# insmod is picked up again; SIGUSR1 detaches too. No jq in this guest: sed on the JSON lines
+# (json-c prints them plain, one object per line).
+set -eu
+# shellcheck source=../guest/lib.sh
+. "$VMTEST_DIR/lib.sh"
+
+if [ ! -x "$IRQLATD" ] || [ ! -x "$IRQLAT" ]; then
+	skip "irqlatd consumes silly:me_silly" "irqlatd/irqlat not built"
+	exit 0
+fi
+tracing=/sys/kernel/tracing
+event=$tracing/events/silly/me_silly
+work=/tmp/irqlatd-tp
+sock=$work/irqlatd.sock
+mkdir -p "$work"
+echo "vmtest: 20-irqlatd-tracepoints start" >/dev/kmsg
+kernel_log_since_start() { dmesg | sed -n '/vmtest: 20-irqlatd-tracepoints start/,$p'; }
+irqlat() { "$IRQLAT" --socket "$sock" "$@"; }
+# the silly:me_silly object of a summary, on one line
+tp_summary() { irqlat --top --batch -n 1 --json | sed -n 's/.*"tracepoints":\[\(.*\)\].*/\1/p' |
+	sed 's/},{"tracepoint"/}\n{"tracepoint"/g' | grep '"tracepoint":"silly:me_silly"'; }
+field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p"; }	# field NAME < object
+tp_field() { tp_summary | field "$1"; }
+state_is() { [ "$(tp_field state)" = "$1" ]; }
+
+"$IRQLATD" --socket "$sock" --log-target stderr --verbose --interval-ms 200 --threshold-us 0 \
+	--tracepoint silly:me_silly --tracepoint-period silly:me_silly=100ms >"$work/daemon.log" 2>&1 &
+daemon=$!
+up() { irqlat status >/dev/null 2>&1; }
+if retry 10 up; then ok "irqlatd starts before the module is loaded"; else
+	not_ok "irqlatd starts before the module is loaded"; diag_file "$work/daemon.log"; exit 1; fi
+check "irqlatd says it waits for silly:me_silly" grep -q 'waiting for tracepoint silly:me_silly' "$work/daemon.log"
+check "summary shows silly:me_silly waiting" state_is waiting
+
+irqlat events --follow --json >"$work/events.json" 2>&1 &
+sub_json=$!
+irqlat events --follow >"$work/events.txt" 2>&1 &
+sub_text=$!
+sleep 0.5
+
+t0=$(uptime_cs)
+insmod "$SILLYMOD_KO" period_ms=100
+attached() { state_is attached; }
+if retry 5 attached; then
+	ok "irqlatd attaches after insmod"
+	diag "attached $(( $(uptime_cs) - t0 ))0 ms after insmod (1 s presence check)"
+else
+	not_ok "irqlatd attaches after insmod"; diag_file "$work/daemon.log"
+fi
+if [ "${VM_MODULE_BTF:-0}" = 1 ]; then
+	check "argument names from the module's BTF" \
+		grep -q 'silly:me_silly (raw_tp): 2 arguments from BTF (module sillymod): time, count' "$work/daemon.log"
+else
+	check "argument names from the tracefs format" \
+		grep -q 'silly:me_silly (raw_tp): 2 arguments from tracefs format: time, count' "$work/daemon.log"
+fi
+
+# ftrace's record of the same events, for a part of irqlatd's window
+: >"$tracing/trace"
+echo 1 >"$event/enable"
+sleep 2
+echo 0 >"$event/enable"
+grep ' me_silly: ' "$tracing/trace" >"$work/ftrace" || true
+sleep 0.5
+
+# busybox says "Resource temporarily unavailable" (EWOULDBLOCK: references held), kmod "in use"
+in_use() { ! rmmod sillymod 2>"$work/rmmod.err" && [ -e /sys/module/sillymod ]; }
+check "while attached, rmmod fails: module in use" in_use
+diag "rmmod said: $(cat "$work/rmmod.err")"
+check "irqlat detach silly:me_silly" irqlat detach silly:me_silly
+check "rmmod works after the detach" rmmod sillymod
+sleep 0.3
+kill "$sub_json" "$sub_text" 2>/dev/null || true
+kernel_log_since_start >"$work/kernel.log"
+
+grep '"tracepoint":"silly:me_silly"' "$work/events.json" | sed -n 's/.*"count":\([0-9]*\).*/\1/p' >"$work/ours"
+sed -n 's/.*hello! \([0-9][0-9]*\)$/\1/p' "$work/kernel.log" >"$work/hello"
+sed -n 's/.* count=\([0-9][0-9]*\).*/\1/p' "$work/ftrace" >"$work/theirs"
+n=$(wc -l <"$work/ours")
+diag "irqlatd counts: $(tr '\n' ' ' <"$work/ours")"
+diag "hello! counts: $(tr '\n' ' ' <"$work/hello")"
+diag "ftrace counts: $(tr '\n' ' ' <"$work/theirs")"
+check "irqlatd reported at least 15 me_silly events ($n)" [ "$n" -ge 15 ]
+# from irqlatd's first count to its last, the module printed exactly these counts
+same_as() {	# same_as REFERENCE: over ours' range, REFERENCE holds the same counts
+	[ -s "$work/ours" ] || return 1
+	lo=$(head -n 1 "$work/ours"); hi=$(tail -n 1 "$work/ours")
+	awk -v lo="$lo" -v hi="$hi" '$1 >= lo && $1 <= hi' "$1" >"$work/ref-window"
+	diff -U0 "$work/ref-window" "$work/ours" >"$work/diff"
+}
+if same_as "$work/hello"; then ok "irqlatd's counts equal the module's hello! N lines (none missing)"; else
+	not_ok "irqlatd's counts equal the module's hello! N lines (none missing)"; diag_file "$work/diff"; fi
+# ftrace traced a 2 s part of irqlatd's window: every count in it is in irqlatd's list
+ftrace_within() {
+	[ -s "$work/theirs" ] || return 1
+	lo=$(head -n 1 "$work/theirs"); hi=$(tail -n 1 "$work/theirs")
+	awk -v lo="$lo" -v hi="$hi" '$1 >= lo && $1 <= hi' "$work/ours" >"$work/ours-window"
+	diff -U0 "$work/theirs" "$work/ours-window" >"$work/diff2"
+}
+if ftrace_within; then ok "irqlatd's counts equal ftrace's me_silly lines over ftrace's window"; else
+	not_ok "irqlatd's counts equal ftrace's me_silly lines over ftrace's window"; diag_file "$work/diff2"; fi
+line_format() {	# "    silly-thread-57    [001]   12.345678: me_silly: time=4294... count=3"
+	grep -qE '^ *silly-thread-[0-9]+ +\[[0-9]{3}\] +[0-9]+\.[0-9]{6}: me_silly: time=[0-9]+ count=[0-9]+$' "$work/events.txt"
+}
+check "irqlat events --follow prints ftrace's line format" line_format
+diag "$(grep -m 2 me_silly "$work/events.txt" || true)"
+
+waiting_again() { state_is waiting; }
+check "after rmmod irqlatd waits for the tracepoint again" retry 3 waiting_again
+sum=$(tp_summary)
+diag "summary: $sum"
+# after rmmod, the detached tracepoint is gone: irqlatd waits for it again
+check "summary: no gaps, none missed" [ "$(echo "$sum" | field gaps) $(echo "$sum" | field missed)" = "0 0" ]
+check "irqlatd logged that the tracepoint is gone" grep -q 'tracepoint silly:me_silly is gone' "$work/daemon.log"
+check "summary: events >= the ones streamed" [ "$(echo "$sum" | field events)" -ge "$n" ]
+lateness_ordered() {
+	p50=$(echo "$sum" | field lateness_p50_ns); p99=$(echo "$sum" | field lateness_p99_ns)
+	max=$(echo "$sum" | field lateness_max_ns)
+	[ "$(echo "$sum" | field intervals)" -ge 10 ] && [ "$p50" -le "$p99" ] && [ "$p99" -le "$max" ] &&
+		[ "$(echo "$sum" | field period_ns)" = 100000000 ]
+}
+check "summary: lateness against the 100 ms period, p50 <= p99 <= max" lateness_ordered
+
+# a second load is picked up again, and its count starting over is not a gap
+insmod "$SILLYMOD_KO" period_ms=100
+reattached() { state_is attached && [ "$(tp_field attaches)" = 2 ]; }
+check "a second insmod is attached again" retry 5 reattached
+sleep 1.5
+counting() { [ "$(tp_field events)" -gt "$(echo "$sum" | field events)" ] && [ "$(tp_field gaps)" = 0 ]; }
+check "events counted again after the reload, no gap counted" counting
+check "top JSON has the tracepoints section" sh -c "'$IRQLAT' --socket '$sock' --top --batch -n 1 --json | grep -q '\"tracepoints\":\[{\"tracepoint\":\"silly:me_silly\"'"
+kill -USR1 "$daemon"
+detached() { state_is detached; }
+check "SIGUSR1 detaches" retry 3 detached
+check "rmmod works after SIGUSR1" rmmod sillymod
+# the same module name with a three-argument me_silly (built by mk/tp.mk, without BTF):
+# irqlatd must re-read the arity, here from the tracefs format, and read the third argument
+# VM_EXTRA_EXES put it at its host path, which differs between machines: look for it
+arity_ko=$(find / \( -path /proc -o -path /sys -o -path /dev \) -prune -o \
+	-path '*/sillymod-arity/sillymod.ko' -print 2>/dev/null | head -n 1)
+if [ -n "$arity_ko" ] && retry 3 waiting_again; then
+	: >"$work/events3.json"
+	irqlat events --follow --json >"$work/events3.json" 2>&1 &
+	sub3=$!
+	insmod "$arity_ko" period_ms=100
+	three() { state_is attached && [ "$(tp_field attaches)" = 3 ]; }
+	check "the three-argument sillymod is attached" retry 5 three
+	check "its arity re-read: 3 arguments from the tracefs format" \
+		grep -q 'silly:me_silly (raw_tp): 3 arguments from tracefs format: time, count, twice' "$work/daemon.log"
+	sleep 1.5
+	irqlat detach silly:me_silly >/dev/null
+	kill "$sub3" 2>/dev/null || true
+	rmmod sillymod
+	grep '"tracepoint":"silly:me_silly"' "$work/events3.json" |
+		sed -n 's/.*"count":\([0-9]*\),"twice":\([0-9]*\).*/\1 \2/p' >"$work/twice"
+	diag "count twice: $(tr '\n' ';' <"$work/twice")"
+	twice_right() { [ -s "$work/twice" ] && awk '$2 != 2 * $1 { bad = 1 } END { exit bad }' "$work/twice"; }
+	check "third argument read right: twice = 2 x count in every event" twice_right
+else
+	skip "the three-argument sillymod" "its .ko is not in the guest (VM_EXTRA_EXES) or the tracepoint did not go"
+fi
+
+kill -TERM "$daemon"
+rc=0; wait "$daemon" || rc=$?
+check "irqlatd stops cleanly (status 0)" [ "$rc" = 0 ]
+diag "$(grep 'tracepoint silly:me_silly: ' "$work/daemon.log" | tr '\n' ';')"
+if ! grep -q 'attached to tracepoint silly:me_silly' "$work/daemon.log"; then diag_file "$work/daemon.log" 30; fi
