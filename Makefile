@@ -24,24 +24,30 @@ BPF_OBJS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(wildcard bpf/*.bpf.c))
 SKELS := $(patsubst $(BUILD)/%.bpf.o,$(BUILD)/%.skel.h,$(BPF_OBJS))
 
 DAEMON_SRCS := src/irqlatd.c src/options.c src/loader.c src/collect.c src/hist.c src/report.c \
-	       src/server.c src/outlier.c src/log.c src/util.c $(EXTRA_DAEMON_SRCS)
-CLIENT_SRCS := src/irqlat.c src/cli.c src/client.c src/table.c src/util.c $(EXTRA_CLIENT_SRCS)
+	       src/server.c src/outlier.c src/log.c src/util.c
+CLIENT_SRCS := src/irqlat.c src/cli.c src/client.c src/table.c src/util.c
+
+obj = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(1))
+
+# Feature fragments add sources with EXTRA_DAEMON_SRCS += ..., EXTRA_CLIENT_SRCS += ... and
+# CLIENT_LDLIBS += ...; they are read before the link rules below, which expand the lists.
+-include $(filter-out mk/check.mk,$(wildcard mk/*.mk))
+DAEMON_SRCS += $(EXTRA_DAEMON_SRCS)
+CLIENT_SRCS += $(EXTRA_CLIENT_SRCS)
 
 all: $(BUILD)/irqlatd $(BUILD)/irqlat
 
-$(BUILD)/.dir:
-	@mkdir -p $(BUILD)/obj $(BUILD)/tests && touch $@
+$(BUILD)/obj $(BUILD)/tests:
+	@mkdir -p $@
 
-$(BUILD)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) src/irqlat_abi.h | $(BUILD)/.dir
+$(BUILD)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) src/irqlat_abi.h | $(BUILD)/obj
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) $(SKELS) | $(BUILD)/.dir
+$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) $(SKELS) | $(BUILD)/obj
 	$(CC) $(CFLAGS) -c $< -o $@
-
-obj = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(1))
 
 $(BUILD)/irqlatd: $(call obj,$(DAEMON_SRCS))
 	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
@@ -78,4 +84,5 @@ clean:
 .SECONDARY:
 .PHONY: all vmlinux deps test-deps run install clean check check-unit check-host bench
 
--include mk/*.mk
+include mk/check.mk
+.DEFAULT_GOAL := all

@@ -5,7 +5,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 # every src/ file except the two mains, for unit tests to link against
 LIB_SRCS := $(filter-out src/irqlatd.c src/irqlat.c src/top.c,$(sort $(DAEMON_SRCS) $(CLIENT_SRCS)))
 
-$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(call obj,$(LIB_SRCS)) | $(BUILD)/.dir
+$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(call obj,$(LIB_SRCS)) | $(BUILD)/tests
 	$(CC) $(CFLAGS) $< $(call obj,$(LIB_SRCS)) -o $@ $(LDLIBS) $(CLIENT_LDLIBS) -lcmocka
 
 check-unit: all $(UNIT_BINS)
