@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include "config.h"
 #include "options.h"
 
 void daemon_config_defaults(struct daemon_config *c)
@@ -15,6 +16,9 @@ void daemon_config_defaults(struct daemon_config *c)
 	c->ringbuf_kb = 256;
 	c->outlier_rate = 10;
 	c->log_target = LOG_TARGET_AUTO;
+	snprintf(c->config_path, sizeof(c->config_path), "%s", DEFAULT_CONFIG);
+	c->summary_interval_s = 600;
+	c->tracepoint_priority = LOG_DEBUG;
 }
 
 uint32_t default_max_cells(unsigned ncpus)
@@ -39,14 +43,22 @@ static void usage(FILE *f)
 		"      --outlier-rate N    outlier log entries per IRQ per second before they are\n"
 		"                          summarized (default 10; 0: no limit)\n"
 		"      --log-target T      auto, journal or stderr (default auto)\n"
+		"  -c, --config PATH       configuration file (default " DEFAULT_CONFIG ";\n"
+		"                          its keys are these long options; the command line wins)\n"
+		"      --summary-interval-s N  journal a summary of the worst handlers every N s\n"
+		"                          (default 600; 0: off)\n"
+		"      --tracepoint-priority LEVEL  journal priority of tracepoint events\n"
+		"                          (default debug)\n"
 		"  -v, --verbose           also log debug messages\n"
 		"  -h, --help              show this help\n"
 		"  -V, --version           show the version\n\n"
 		"Exit status: 0 stopped cleanly, 1 could not start or run (message says why),\n"
-		"2 bad command line, 78 bad configuration.\n");
+		"2 bad command line, 78 bad configuration file.\n"
+		"SIGHUP re-reads the configuration; the histograms are kept.\n");
 }
 
-enum { OPT_ATTACH = 256, OPT_MAX_CELLS, OPT_RINGBUF_KB, OPT_OUTLIER_RATE, OPT_LOG_TARGET };
+enum { OPT_ATTACH = 256, OPT_MAX_CELLS, OPT_RINGBUF_KB, OPT_OUTLIER_RATE, OPT_LOG_TARGET,
+       OPT_SUMMARY_INTERVAL, OPT_TRACEPOINT_PRIORITY };
 
 int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *out, FILE *err)
 {
@@ -59,17 +71,21 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 		{ "ringbuf-kb", required_argument, NULL, OPT_RINGBUF_KB },
 		{ "outlier-rate", required_argument, NULL, OPT_OUTLIER_RATE },
 		{ "log-target", required_argument, NULL, OPT_LOG_TARGET },
+		{ "config", required_argument, NULL, 'c' },
+		{ "summary-interval-s", required_argument, NULL, OPT_SUMMARY_INTERVAL },
+		{ "tracepoint-priority", required_argument, NULL, OPT_TRACEPOINT_PRIORITY },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
 	};
+	char why[256];
 	uint64_t v;
 	int o;
 
 	optind = 0;	/* reset, so tests can parse more than once */
 	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":t:i:s:vhV", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, ":t:i:s:c:vhV", opts, NULL)) != -1) {
 		switch (o) {
 		case 't':
 			if (parse_u64(optarg, 0, 60000000, &v) < 0) {
@@ -125,6 +141,24 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 				return EXIT_USAGE;
 			}
 			break;
+		case 'c':
+			if (!*optarg || strlen(optarg) >= sizeof(c->config_path)) {
+				fprintf(err, "irqlatd: --config takes a file path\n");
+				return EXIT_USAGE;
+			}
+			snprintf(c->config_path, sizeof(c->config_path), "%s", optarg);
+			c->config_explicit = 1;
+			break;
+		case OPT_SUMMARY_INTERVAL:
+		case OPT_TRACEPOINT_PRIORITY: {
+			const char *key = o == OPT_SUMMARY_INTERVAL ? "summary-interval-s" : "tracepoint-priority";
+
+			if (config_set(c, key, optarg, why, sizeof(why)) < 0) {
+				fprintf(err, "irqlatd: --%s %s\n", key, why);
+				return EXIT_USAGE;
+			}
+			break;
+		}
 		case 'v':
 			c->verbose = 1;
 			break;

@@ -20,6 +20,11 @@ struct daemon_config {
 	uint32_t outlier_rate;
 	enum log_target log_target;
 	int verbose;
+	/* systemd integration (src/config.c, docs/systemd.md) */
+	char config_path[4096];
+	int config_explicit;		/* --config given: a missing file is an error */
+	uint32_t summary_interval_s;	/* periodic journal summary; 0: off */
+	int tracepoint_priority;	/* LOG_* of tracepoint event entries */
 };
 
 void daemon_config_defaults(struct daemon_config *c);
