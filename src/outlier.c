@@ -65,6 +65,7 @@ static void log_outlier(struct outlier_limiter *l, const struct outlier_event *e
 	jf_add(&f, "THRESHOLD_NS=%llu", (unsigned long long)l->threshold_ns);
 	jf_add(&f, "INTERRUPTED_PID=%u", e->pid);
 	jf_add(&f, "INTERRUPTED_COMM=%.*s", TASK_COMM_LEN_ABI, e->comm);
+	jf_add(&f, "EVENT_TS_NS=%llu", (unsigned long long)e->ts_ns);	/* CLOCK_MONOTONIC, as the rate limit counts */
 	log_struct(LOG_WARNING, MID_OUTLIER, &f, "%s%s", log_to_journal() ? "" : "outlier: ", msg);
 }
 
