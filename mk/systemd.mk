@@ -9,6 +9,9 @@ UPDATE_CATALOG ?= yes
 
 install: install-systemd
 
+# the systemd guest installs the project into its image (tests/vm/systemd/20-irqlatd-unit.sh)
+check-vm: $(BUILD)/irqlatd $(BUILD)/irqlat
+
 # journalctl reads catalogs from /usr/lib/systemd/catalog and /usr/local/lib/systemd/catalog,
 # and systemd units from /usr/lib/systemd/system and /usr/local/lib/systemd/system: the
 # same $(PREFIX)/lib layout works for PREFIX=/usr and PREFIX=/usr/local.
