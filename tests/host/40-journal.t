@@ -11,7 +11,7 @@ if [ -z "${IRQLAT_TEST_NS:-}" ]; then
 	IRQLAT_TEST_NS=1 exec unshare --mount --propagation private "$0" "$@"
 fi
 . "$(dirname "$0")/../lib.sh"
-plan 36
+plan 38
 
 JOURNALD=/lib/systemd/systemd-journald
 JOURNALD_PID=
@@ -214,6 +214,21 @@ missing_catalog=$(journalctl --no-pager -o json _PID="$pid" | jq -r 'select(.MES
 	journalctl --root="$TMP/root" --list-catalog "$mid" 2>/dev/null | grep -q "^$mid" || echo "$mid"; done)
 check "every MESSAGE_ID irqlatd wrote has a catalog entry" test -z "$missing_catalog"
 DAEMON_PID=
+
+# --- module tracepoint entries: journal_tracepoint_event() as irqlatd calls it for an
+# RB_TRACEPOINT record (the module cannot load on this host; the VM tests attach for real)
+O=$BUILD/obj
+cc -O2 -Wall -Wextra -D_GNU_SOURCE -I"$TOP/src" -I"$BUILD" "$TOP/tests/host/helpers/journal-tp.c" \
+	"$O/journal.o" "$O/log.o" "$O/outlier.o" "$O/collect.o" "$O/hist.o" "$O/loader.o" \
+	-o "$TMP/journal-tp" $(pkg-config --libs libbpf libsystemd libcap) -lm
+"$TMP/journal-tp" 1 4242 insmod 4295123456 17 &
+tp_pid=$!; wait $tp_pid
+tp=$(journalctl --no-pager -o json _PID=$tp_pid TRACEPOINT=silly:me_silly)
+diag "$(jq -r .MESSAGE <<<"$tp")"
+check "tracepoint entry: TRACEPOINT=silly:me_silly, ARG_TIME, ARG_COUNT, CPU, PID, COMM, debug priority, its MESSAGE_ID" \
+	test "$(jq '.ARG_TIME == "4295123456" and .ARG_COUNT == "17" and .CPU == "1" and .PID == "4242" and .COMM == "insmod" and .PRIORITY == "7" and .MESSAGE_ID == "700d107311d14408a01c540cd110166f"' <<<"$tp")" = true
+check "journalctl -x explains the tracepoint entry" \
+	sh -c "journalctl --no-pager -x _PID=$tp_pid TRACEPOINT=silly:me_silly | grep -q 'Subject: Tracepoint silly:me_silly fired'"
 
 # --- bad configuration at start: one line naming file, line and key; exit 78; nothing started
 printf 'threshold-us = 50\n\ninterval-ms = fast\n' >"$CONF"
