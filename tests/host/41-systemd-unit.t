@@ -25,7 +25,7 @@ make -s -C "$TOP" BUILD="$BUILD" install DESTDIR="$TMP/local" PREFIX=/usr/local 
 check "ExecStart= follows PREFIX (/usr/local)" \
 	grep -qx 'ExecStart=/usr/local/sbin/irqlatd' "$TMP/local/usr/local/lib/systemd/system/irqlatd.service"
 
-# verify an install into a PREFIX on this machine, so that ExecStart=, ExecReload='s /bin/kill
+# verify an install into a PREFIX on this machine, so that ExecStart=, ExecReload='s /bin/sh
 # and the man pages (MANPATH) are checked for real
 P=$TMP/prefix
 make -s -C "$TOP" BUILD="$BUILD" install PREFIX="$P" UPDATE_CATALOG=no >/dev/null 2>&1
@@ -37,8 +37,11 @@ score=$(sed -n 's/.*Overall exposure level for irqlatd.service: \([0-9.]*\).*/\1
 diag "exposure: ${score:-?}"
 check "systemd-analyze security --offline=yes: exposure <= 2.0" awk -v s="${score:-99}" 'BEGIN { exit !(s <= 2.0) }'
 unit_has() { grep -qx "$1" "$UNIT"; }
-check "Type=notify, WatchdogSec=, RuntimeDirectory=irqlatd, ExecReload= sends SIGHUP" \
-	sh -c "grep -qx Type=notify '$UNIT' && grep -q '^WatchdogSec=' '$UNIT' && grep -qx RuntimeDirectory=irqlatd '$UNIT' && grep -qx 'ExecReload=/bin/kill -HUP \$MAINPID' '$UNIT'"
+notify_unit() {
+	unit_has Type=notify && grep -q '^WatchdogSec=' "$UNIT" && unit_has RuntimeDirectory=irqlatd &&
+		unit_has "ExecReload=/bin/sh -c 'kill -HUP \$MAINPID'"
+}
+check "Type=notify, WatchdogSec=, RuntimeDirectory=irqlatd, ExecReload= sends SIGHUP" notify_unit
 check "capabilities: exactly CAP_BPF and CAP_PERFMON" unit_has 'CapabilityBoundingSet=CAP_BPF CAP_PERFMON'
 
 # What DynamicUser= + AmbientCapabilities= give the daemon, with setpriv: an unprivileged uid
