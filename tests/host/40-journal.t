@@ -75,7 +75,7 @@ entries() { journalctl --no-pager -o json _PID="$DAEMON_PID" MESSAGE_ID="$1"; }
 nentries() { entries "$1" | wc -l; }
 
 CONF=$TMP/irqlatd.conf
-printf '[irqlatd]\nthreshold-us = 5\noutlier-rate = 3\nsummary-interval-s = 10\n' >"$CONF"
+printf '[irqlatd]\nthreshold-us = 1\noutlier-rate = 3\nsummary-interval-s = 10\n' >"$CONF"
 NOTIFY_SOCKET=$NOTIFY WATCHDOG_USEC=400000 "$IRQLATD" --config "$CONF" --socket "$SOCK" \
 	--log-target journal --interval-ms 200 >"$TMP/daemon.log" 2>&1 &
 DAEMON_PID=$!
@@ -108,11 +108,11 @@ snap=$(irqlat --top --batch --iterations 1 --json --window total)
 # --- outlier entries against irqlat's snapshot and /proc/interrupts
 n_out=$(wc -l <"$TMP/outliers.json")
 diag "$n_out outlier entries"
-check "outlier entries were journaled under fio load (threshold 5 us)" test "$n_out" -gt 0
+check "outlier entries were journaled under fio load (threshold 1 us)" test "$n_out" -gt 0
 check "every outlier entry has IRQ, IRQ_NAME, CPU, DURATION_NS, THRESHOLD_NS, INTERRUPTED_PID, INTERRUPTED_COMM, PRIORITY=4" \
 	test "$(jq -s '[.[] | has("IRQ","IRQ_NAME","CPU","DURATION_NS","THRESHOLD_NS","INTERRUPTED_PID","INTERRUPTED_COMM") and .PRIORITY == "4"] | all' "$TMP/outliers.json")" = true
-check "THRESHOLD_NS is 5000 and every DURATION_NS reaches it" \
-	test "$(jq -s '[.[] | .THRESHOLD_NS == "5000" and (.DURATION_NS | tonumber) >= 5000] | all' "$TMP/outliers.json")" = true
+check "THRESHOLD_NS is 1000 and every DURATION_NS reaches it" \
+	test "$(jq -s '[.[] | .THRESHOLD_NS == "1000" and (.DURATION_NS | tonumber) >= 1000] | all' "$TMP/outliers.json")" = true
 ncpu=$(nproc --all)
 check "CPU is a CPU of this machine, INTERRUPTED_PID a number" \
 	test "$(jq -s --argjson n "$ncpu" '[.[] | (.CPU | tonumber) < $n and (.INTERRUPTED_PID | test("^[0-9]+$"))] | all' "$TMP/outliers.json")" = true
@@ -126,8 +126,8 @@ names_in_proc() {
 }
 check "each outlier's IRQ number and name are a line of /proc/interrupts" names_in_proc
 check "the disk IRQ is among the outliers" test "$(jq -s --arg irq "$IRQ" '[.[] | select(.IRQ == $irq)] | length' "$TMP/outliers.json")" -gt 0
-check "MESSAGE reads 'IRQ N (name) handler ran D on CPU C (threshold 5.0 us), interrupting comm[pid]'" \
-	test "$(jq -s '[.[] | .MESSAGE | test("^IRQ [0-9]+ \\(.+\\) handler ran [0-9.]+ [nu]?s on CPU [0-9]+ \\(threshold 5.0 us\\), interrupting .*\\[[0-9]+\\]$")] | all' "$TMP/outliers.json")" = true
+check "MESSAGE reads 'IRQ N (name) handler ran D on CPU C (threshold 1.0 us), interrupting comm[pid]'" \
+	test "$(jq -s '[.[] | .MESSAGE | test("^IRQ [0-9]+ \\(.+\\) handler ran [0-9.]+ [nu]?s on CPU [0-9]+ \\(threshold 1.0 us\\), interrupting .*\\[[0-9]+\\]$")] | all' "$TMP/outliers.json")" = true
 
 # --- rate limit: at most 3 entries per IRQ per second, the rest counted in suppression entries
 check "no IRQ has more than 3 outlier entries in one second (EVENT_TS_NS)" \
@@ -194,17 +194,17 @@ snap_end=$(irqlat --top --batch --iterations 1 --json --window total)
 stop_daemon
 DAEMON_PID=$pid
 # Every outlier of the disk IRQ is either an entry or counted in a suppression entry, and the
-# shutdown flushed every count: the sum lies between the histogram's runs of >= 5120 ns at
-# the first reading and of >= 4608 ns just before the stop (5000 falls in the bucket
-# [4608, 5120); the threshold was 5 then 7 us). The ring buffer's drops would show in the
+# shutdown flushed every count: the sum lies between the histogram's runs of >= 1024 ns at
+# the first reading and of >= 960 ns just before the stop (1000 falls in the bucket
+# [960, 1024); the threshold was 1 then 7 us). The ring buffer's drops would show in the
 # snapshot. Other work on the machine may cause a few outliers in the moment between the
 # last reading and the stop: 1% or 5 of slack on that side only.
-lo=$(jq '[.irqs[0].buckets[] | select(.[0] >= 5120) | .[2]] | add // 0' <<<"$hist1")
-hi=$(jq '[.irqs[0].buckets[] | select(.[0] >= 4608) | .[2]] | add // 0' <<<"$hist_end")
+lo=$(jq '[.irqs[0].buckets[] | select(.[0] >= 1024) | .[2]] | add // 0' <<<"$hist1")
+hi=$(jq '[.irqs[0].buckets[] | select(.[0] >= 960) | .[2]] | add // 0' <<<"$hist_end")
 logged=$(journalctl --no-pager -o json _PID="$pid" MESSAGE_ID=$MID_OUTLIER IRQ="$IRQ" | wc -l)
 suppr=$(journalctl --no-pager -o json _PID="$pid" MESSAGE_ID=$MID_SUPPRESSED IRQ="$IRQ" | jq -s '[.[] | .SUPPRESSED | tonumber] | add // 0')
 drops=$(jq '.drops.outliers' <<<"$snap_end")
-diag "disk IRQ: $logged entries + $suppr suppressed; histogram runs >= 5120 ns at first: $lo, >= 4608 ns at the end: $hi; ring buffer drops $drops"
+diag "disk IRQ: $logged entries + $suppr suppressed; histogram runs >= 1024 ns at first: $lo, >= 960 ns at the end: $hi; ring buffer drops $drops"
 slack=$(( hi / 100 > 5 ? hi / 100 : 5 ))
 check "entries + suppressed account for every outlier the histogram saw (no silent loss)" \
 	test $((logged + suppr + drops)) -ge "$lo" -a $((logged + suppr)) -le $((hi + slack))
