@@ -3,9 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <syslog.h>
 #include <ini.h>
 #include "config.h"
+#include "log.h"
 
 static const char *const priority_names[] = {
 	"emerg", "alert", "crit", "err", "warning", "notice", "info", "debug",
@@ -192,4 +194,58 @@ int config_build(struct daemon_config *c, int argc, char **argv, FILE *out, FILE
 	}
 	/* ... and again over the file's values: the command line wins */
 	return daemon_options_parse(c, argc, argv, out, err);
+}
+
+/* Settings the running BPF programs or the open socket were built with: a reload cannot
+ * change them, so it says so and keeps the running value. */
+static void keep_for_restart(struct daemon_config *n, const struct daemon_config *o)
+{
+	static const char *const attach_names[] = { "auto", "tp_btf", "raw_tp" };
+	static const char restart[] = "that takes effect only after a restart (systemctl restart irqlatd)";
+
+	if (n->max_cells != o->max_cells)
+		log_warning("%s: max-cells changed from %u to %u: %s", n->config_path, o->max_cells, n->max_cells, restart);
+	if (n->ringbuf_kb != o->ringbuf_kb)
+		log_warning("%s: ringbuf-kb changed from %u to %u: %s", n->config_path, o->ringbuf_kb, n->ringbuf_kb, restart);
+	if (n->attach != o->attach)
+		log_warning("%s: attach changed from %s to %s: %s", n->config_path, attach_names[o->attach],
+			    attach_names[n->attach], restart);
+	if (strcmp(n->socket_path, o->socket_path))
+		log_warning("%s: socket changed from %s to %s: %s", n->config_path, o->socket_path, n->socket_path, restart);
+	n->max_cells = o->max_cells;
+	n->ringbuf_kb = o->ringbuf_kb;
+	n->attach = o->attach;
+	memcpy(n->socket_path, o->socket_path, sizeof(n->socket_path));
+}
+
+int config_reload(const struct daemon_config *old, int argc, char **argv, struct daemon_config *n,
+		  char *why, size_t len)
+{
+	char *buf = NULL;
+	size_t blen = 0;
+	FILE *err = open_memstream(&buf, &blen), *out = fopen("/dev/null", "we");
+	int r = -ENOMEM;
+
+	if (err && out)
+		r = config_build(n, argc, argv, out, err);
+	if (err)
+		fclose(err);
+	if (out)
+		fclose(out);
+	if (r != 0) {
+		const char *m = buf && *buf ? buf : "out of memory";
+
+		if (!strncmp(m, "irqlatd: ", 9))
+			m += 9;
+		snprintf(why, len, "%.*s", (int)strcspn(m, "\n"), m);
+		free(buf);
+		return -EINVAL;
+	}
+	free(buf);
+	if (n->log_target == LOG_TARGET_JOURNAL && access("/run/systemd/journal/socket", W_OK) != 0) {
+		snprintf(why, len, "%s: log-target journal, but /run/systemd/journal/socket does not exist", n->config_path);
+		return -EINVAL;
+	}
+	keep_for_restart(n, old);
+	return 0;
 }

@@ -28,4 +28,10 @@ int config_load(struct daemon_config *c, const char *path, int explicit, char *e
  * printed to err (-1: --help or --version printed, exit 0). */
 int config_build(struct daemon_config *c, int argc, char **argv, FILE *out, FILE *err);
 
+/* A reload: builds the configuration again into n like config_build, checks that a journal
+ * log target has its socket, and keeps (with a warning) the settings the loaded programs and
+ * the open socket depend on. 0, or -EINVAL with why = the one-line reason (file:line: key: ...). */
+int config_reload(const struct daemon_config *old, int argc, char **argv, struct daemon_config *n,
+		  char *why, size_t len);
+
 #endif

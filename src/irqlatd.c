@@ -190,88 +190,27 @@ static int arm_summary(struct daemon *d)
 	return 0;
 }
 
-/* Settings the running BPF programs or the open socket were built with: a reload cannot
- * change them, so it says so and keeps the running value. */
-static void keep_for_restart(struct daemon_config *n, const struct daemon_config *o, const char *file)
-{
-	static const char *const attach_names[] = { "auto", "tp_btf", "raw_tp" };
-
-#define KEEP(field, key, fmt, from, to) do { \
-		if (n->field != o->field) { \
-			log_warning("%s: %s changed from " fmt " to " fmt ": that takes effect only after a restart (systemctl restart irqlatd)", \
-				    file, key, from, to); \
-			n->field = o->field; \
-		} \
-	} while (0)
-	KEEP(max_cells, "max-cells", "%u", o->max_cells, n->max_cells);
-	KEEP(ringbuf_kb, "ringbuf-kb", "%u", o->ringbuf_kb, n->ringbuf_kb);
-	KEEP(attach, "attach", "%s", attach_names[o->attach], attach_names[n->attach]);
-#undef KEEP
-	if (strcmp(n->socket_path, o->socket_path)) {
-		log_warning("%s: socket changed from %s to %s: that takes effect only after a restart (systemctl restart irqlatd)",
-			    file, o->socket_path, n->socket_path);
-		memcpy(n->socket_path, o->socket_path, sizeof(n->socket_path));
-	}
-}
-
 static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 {
 	struct daemon *d = userdata;
 	struct daemon_config n, *o = &d->cfg;
-	char *errbuf = NULL, st[256];
-	size_t errlen = 0;
-	FILE *err = open_memstream(&errbuf, &errlen), *out = fopen("/dev/null", "we");
-	struct jfields f = { 0 };
-	int r;
+	char why[512], st[256];
 	(void)s;
 	(void)si;
 
 	notify_reloading();
-	r = err && out ? config_build(&n, d->argc, d->argv, out, err) : -ENOMEM;
-	if (err)
-		fclose(err);
-	if (out)
-		fclose(out);
-	if (r == 0 && n.log_target != o->log_target && log_setup(n.log_target, n.verbose ? LOG_DEBUG : LOG_INFO) < 0) {
-		free(errbuf);
-		errbuf = strdup("log-target journal, but the journal's socket does not exist");
-		log_setup(o->log_target, o->verbose ? LOG_DEBUG : LOG_INFO);
-		r = EXIT_CONFIG;
-	}
-	if (r != 0) {
-		char *why = errbuf && *errbuf ? errbuf : (char *)"out of memory";
-
-		why[strcspn(why, "\n")] = 0;
-		if (!strncmp(why, "irqlatd: ", 9))
-			why += 9;
-		jf_add(&f, "CONFIG_FILE=%s", o->config_path);
-		jf_add(&f, "ERROR=%s", why);
-		log_struct(LOG_ERR, MID_RELOAD_FAILED, &f, "reload failed, keeping the running configuration: %s", why);
-		free(errbuf);
-		status_line(st, sizeof(st), &d->col);
-		notify_ready(st);
-		return 0;
-	}
-	free(errbuf);
-	keep_for_restart(&n, o, n.config_path);
-	log_setup(n.log_target, n.verbose ? LOG_DEBUG : LOG_INFO);
-	if (n.threshold_ns != o->threshold_ns)
+	if (config_reload(o, d->argc, d->argv, &n, why, sizeof(why)) < 0) {
+		journal_reload_failed(o->config_path, why);
+	} else {
+		log_setup(n.log_target, n.verbose ? LOG_DEBUG : LOG_INFO);
 		loader_set_threshold(&d->bpf, n.threshold_ns);
-	outlier_configure(&d->outliers, n.outlier_rate, n.threshold_ns);
-	bool resummary = n.summary_interval_s != o->summary_interval_s;
-	*o = n;
-	if (resummary)
-		arm_summary(d);	/* the interval ms of the tick applies from its next run */
-
-	jf_add(&f, "CONFIG_FILE=%s", o->config_path);
-	jf_add(&f, "THRESHOLD_NS=%llu", (unsigned long long)o->threshold_ns);
-	jf_add(&f, "OUTLIER_RATE=%u", o->outlier_rate);
-	jf_add(&f, "INTERVAL_MS=%u", o->interval_ms);
-	jf_add(&f, "SUMMARY_INTERVAL_S=%u", o->summary_interval_s);
-	log_struct(LOG_NOTICE, MID_RELOADED, &f,
-		   "configuration reloaded from %s: threshold %llu us, outlier rate %u/s per IRQ, interval %u ms, summary every %u s; histograms kept",
-		   o->config_path, (unsigned long long)(o->threshold_ns / 1000), o->outlier_rate, o->interval_ms,
-		   o->summary_interval_s);
+		outlier_configure(&d->outliers, n.outlier_rate, n.threshold_ns);
+		bool resummary = n.summary_interval_s != o->summary_interval_s;
+		*o = n;	/* interval_ms applies from the next tick */
+		if (resummary)
+			arm_summary(d);
+		journal_reloaded(o);
+	}
 	status_line(st, sizeof(st), &d->col);
 	notify_ready(st);
 	return 0;
@@ -284,17 +223,6 @@ static int on_stop_signal(sd_event_source *s, const struct signalfd_siginfo *si,
 	d->stop_signal = (int)si->ssi_signo;
 	notify_stopping();
 	return sd_event_exit(sd_event_source_get_event(s), 0);
-}
-
-/* the two programs loader_open attached (bpf/hardirq.bpf.c), one entry each */
-static void journal_links(const struct daemon *d, bool attached)
-{
-	bool btf = !strcmp(d->bpf.attach_style, "tp_btf");
-
-	(attached ? journal_attached : journal_detached)("irq:irq_handler_exit", d->bpf.attach_style,
-							 btf ? "irq_exit_btf" : "irq_exit_raw");
-	(attached ? journal_attached : journal_detached)("irq:irq_handler_entry", d->bpf.attach_style,
-							 btf ? "irq_entry_btf" : "irq_entry_raw");
 }
 
 static int daemon_start(struct daemon *d)
@@ -331,7 +259,7 @@ static int daemon_start(struct daemon *d)
 	r = loader_open(&d->bpf, &lo);
 	if (r < 0)
 		return r;
-	journal_links(d, true);
+	journal_hardirq_links(d->bpf.attach_style, true);
 	r = collector_init(&d->col, &d->bpf);
 	if (r < 0)
 		return log_error_errno(r, "cannot allocate the collector: %m");
@@ -358,40 +286,11 @@ static int daemon_start(struct daemon *d)
 	if (r < 0)
 		return r;
 
-	struct jfields f = { 0 };
-	jf_add(&f, "VERSION=%s", IRQLAT_VERSION);
-	jf_add(&f, "ATTACH_STYLE=%s", d->bpf.attach_style);
-	jf_add(&f, "THRESHOLD_NS=%llu", (unsigned long long)d->cfg.threshold_ns);
-	jf_add(&f, "SOCKET=%s", d->cfg.socket_path);
-	jf_add(&f, "CONFIG_FILE=%s", d->cfg.config_path);
-	jf_add(&f, "MAX_CELLS=%u", d->bpf.max_cells);
-	jf_add(&f, "RINGBUF_BYTES=%u", d->cfg.ringbuf_kb * 1024);
-	log_struct(LOG_INFO, MID_STARTED, &f,
-		   "irqlatd %s measuring hard-IRQ handlers (%s, threshold %llu us); summaries on %s: run 'irqlat --top'",
-		   IRQLAT_VERSION, d->bpf.attach_style, (unsigned long long)(d->cfg.threshold_ns / 1000), d->cfg.socket_path);
+	journal_started(&d->cfg, d->bpf.attach_style, d->bpf.max_cells);
 	/* programs attached, socket listening: only now may systemd order dependants after us */
 	d->status_ns = now_ns();
 	notify_ready("started, no IRQ seen yet");
 	return 0;
-}
-
-static void journal_stopped(struct daemon *d)
-{
-	struct jfields f = { 0 };
-	const char *why = d->stop_signal ? strsignal(d->stop_signal) : "event loop ended";
-	double up = (double)(now_ns() - d->col.start_ns) / 1e9;
-
-	jf_add(&f, "UPTIME_S=%.0f", up);
-	jf_add(&f, "HANDLERS=%u", d->col.nhandlers);
-	jf_add(&f, "OUTLIERS_LOGGED=%llu", (unsigned long long)d->outliers.logged);
-	jf_add(&f, "OUTLIERS_SUPPRESSED=%llu", (unsigned long long)d->outliers.suppressed);
-	jf_add(&f, "DROPS=%llu", (unsigned long long)(d->col.drops[0] + d->col.drops[1] + d->col.drops[2]));
-	if (d->stop_signal)
-		jf_add(&f, "SIGNAL=%s", sigabbrev_np(d->stop_signal) ?: "?");
-	log_struct(LOG_INFO, MID_STOPPED, &f,
-		   "irqlatd stopping (%s) after %.0f s: %u handlers seen, %llu outliers logged, %llu suppressed",
-		   why, up, d->col.nhandlers, (unsigned long long)d->outliers.logged,
-		   (unsigned long long)d->outliers.suppressed);
 }
 
 static void daemon_stop(struct daemon *d, bool started)
@@ -405,13 +304,14 @@ static void daemon_stop(struct daemon *d, bool started)
 	if (started) {
 		ring_buffer__consume(d->rb);	/* what is still in the ring buffer, then the counts */
 		outlier_flush_all(&d->outliers);
-		journal_stopped(d);
+		journal_stopped(d->stop_signal, now_ns() - d->col.start_ns, d->col.nhandlers, d->outliers.logged,
+				d->outliers.suppressed, d->col.drops[0] + d->col.drops[1] + d->col.drops[2]);
 	}
 	ring_buffer__free(d->rb);
 	outlier_free(&d->outliers);
 	summary_free(&d->summary);
 	if (attached)
-		journal_links(d, false);
+		journal_hardirq_links(d->bpf.attach_style, false);
 	collector_free(&d->col);
 	loader_close(&d->bpf);	/* detaches the programs */
 	sd_event_unref(d->ev);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,76 @@ void journal_attached(const char *tracepoint, const char *style, const char *pro
 void journal_detached(const char *tracepoint, const char *style, const char *program)
 {
 	journal_link(MID_DETACHED, "detached", tracepoint, style, program);
+}
+
+void journal_hardirq_links(const char *style, bool attached)
+{
+	bool btf = !strcmp(style, "tp_btf");
+
+	/* in the order loader_open attaches them: exit first */
+	(attached ? journal_attached : journal_detached)("irq:irq_handler_exit", style,
+							 btf ? "irq_exit_btf" : "irq_exit_raw");
+	(attached ? journal_attached : journal_detached)("irq:irq_handler_entry", style,
+							 btf ? "irq_entry_btf" : "irq_entry_raw");
+}
+
+void journal_started(const struct daemon_config *c, const char *style, uint32_t max_cells)
+{
+	struct jfields f = { 0 };
+
+	jf_add(&f, "VERSION=%s", IRQLAT_VERSION);
+	jf_add(&f, "ATTACH_STYLE=%s", style);
+	jf_add(&f, "THRESHOLD_NS=%llu", (unsigned long long)c->threshold_ns);
+	jf_add(&f, "SOCKET=%s", c->socket_path);
+	jf_add(&f, "CONFIG_FILE=%s", c->config_path);
+	jf_add(&f, "MAX_CELLS=%u", max_cells);
+	jf_add(&f, "RINGBUF_BYTES=%u", c->ringbuf_kb * 1024);
+	log_struct(LOG_INFO, MID_STARTED, &f,
+		   "irqlatd %s measuring hard-IRQ handlers (%s, threshold %llu us); summaries on %s: run 'irqlat --top'",
+		   IRQLAT_VERSION, style, (unsigned long long)(c->threshold_ns / 1000), c->socket_path);
+}
+
+void journal_stopped(int signo, uint64_t uptime_ns, unsigned handlers, uint64_t logged, uint64_t suppressed,
+		     uint64_t drops)
+{
+	struct jfields f = { 0 };
+	double up = (double)uptime_ns / 1e9;
+
+	jf_add(&f, "UPTIME_S=%.0f", up);
+	jf_add(&f, "HANDLERS=%u", handlers);
+	jf_add(&f, "OUTLIERS_LOGGED=%llu", (unsigned long long)logged);
+	jf_add(&f, "OUTLIERS_SUPPRESSED=%llu", (unsigned long long)suppressed);
+	jf_add(&f, "DROPS=%llu", (unsigned long long)drops);
+	if (signo)
+		jf_add(&f, "SIGNAL=SIG%s", sigabbrev_np(signo) ?: "?");
+	log_struct(LOG_INFO, MID_STOPPED, &f,
+		   "irqlatd stopping (%s) after %.0f s: %u handlers seen, %llu outliers logged, %llu suppressed, %llu drops",
+		   signo ? strsignal(signo) : "event loop ended", up, handlers, (unsigned long long)logged,
+		   (unsigned long long)suppressed, (unsigned long long)drops);
+}
+
+void journal_reloaded(const struct daemon_config *c)
+{
+	struct jfields f = { 0 };
+
+	jf_add(&f, "CONFIG_FILE=%s", c->config_path);
+	jf_add(&f, "THRESHOLD_NS=%llu", (unsigned long long)c->threshold_ns);
+	jf_add(&f, "OUTLIER_RATE=%u", c->outlier_rate);
+	jf_add(&f, "INTERVAL_MS=%u", c->interval_ms);
+	jf_add(&f, "SUMMARY_INTERVAL_S=%u", c->summary_interval_s);
+	log_struct(LOG_NOTICE, MID_RELOADED, &f,
+		   "configuration reloaded from %s: threshold %llu us, outlier rate %u/s per IRQ, interval %u ms, summary every %u s; histograms kept",
+		   c->config_path, (unsigned long long)(c->threshold_ns / 1000), c->outlier_rate, c->interval_ms,
+		   c->summary_interval_s);
+}
+
+void journal_reload_failed(const char *config_path, const char *why)
+{
+	struct jfields f = { 0 };
+
+	jf_add(&f, "CONFIG_FILE=%s", config_path);
+	jf_add(&f, "ERROR=%s", why);
+	log_struct(LOG_ERR, MID_RELOAD_FAILED, &f, "reload failed, keeping the running configuration: %s", why);
 }
 
 void journal_tracepoint_event(const char *system, const char *event, const char *const *arg_names,

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include "collect.h"
 #include "irqlat_abi.h"
+#include "options.h"
 
 #define MID_STARTED		"0c2853ab0a474cd89e139fb75e11c43b"
 #define MID_STOPPED		"7ac66507e54d46b0bd9e27b7cb52462e"
@@ -17,6 +18,15 @@
 #define MID_RELOADED		"326f2dafe60f49468b9b4b9b2bfb2f22"
 #define MID_RELOAD_FAILED	"44ced59eb6fe44c69bf739bd6d8645cd"
 #define MID_TRACEPOINT		"700d107311d14408a01c540cd110166f"
+
+void journal_started(const struct daemon_config *c, const char *attach_style, uint32_t max_cells);
+/* signo: what stopped the daemon (0: the event loop ended by itself) */
+void journal_stopped(int signo, uint64_t uptime_ns, unsigned handlers, uint64_t outliers_logged,
+		     uint64_t outliers_suppressed, uint64_t drops);
+void journal_reloaded(const struct daemon_config *c);
+void journal_reload_failed(const char *config_path, const char *why);
+/* the attach/detach entries of the two hard-IRQ programs (bpf/hardirq.bpf.c) */
+void journal_hardirq_links(const char *attach_style, bool attached);
 
 /* One entry per program attached to (or detached from) a tracepoint, e.g.
  * ("irq:irq_handler_entry", "tp_btf", "irq_entry_btf"). */
