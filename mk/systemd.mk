@@ -7,6 +7,13 @@ SYSCONFDIR_IRQLATD := /etc/irqlatd
 # no: leave `journalctl --update-catalog` to the caller (tests installing into a temp PREFIX)
 UPDATE_CATALOG ?= yes
 
+# systemd/irqlatd.service for this PREFIX, so that `systemd-analyze security --offline=yes
+# systemd/irqlatd.service` works after `make` (generated; not in git)
+all: systemd/irqlatd.service
+
+systemd/irqlatd.service: systemd/irqlatd.service.in mk/systemd.mk
+	sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@CONFIG@|$(SYSCONFDIR_IRQLATD)/irqlatd.conf|g' $< > $@.tmp && mv $@.tmp $@
+
 install: install-systemd
 
 # the systemd guest installs the project into its image (tests/vm/systemd/20-irqlatd-unit.sh)
