@@ -12,7 +12,7 @@ CLANG ?= clang
 BPFTOOL ?= bpftool
 ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
-PKGS := libbpf libsystemd json-c libcap
+PKGS := libbpf libsystemd json-c libcap inih
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror=implicit-function-declaration -D_GNU_SOURCE \
 	  -Isrc -I$(BUILD) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -24,7 +24,7 @@ BPF_OBJS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(wildcard bpf/*.bpf.c))
 SKELS := $(patsubst $(BUILD)/%.bpf.o,$(BUILD)/%.skel.h,$(BPF_OBJS))
 
 DAEMON_SRCS := src/irqlatd.c src/options.c src/loader.c src/collect.c src/hist.c src/report.c \
-	       src/server.c src/outlier.c src/log.c src/util.c
+	       src/server.c src/outlier.c src/log.c src/util.c src/config.c src/notify.c src/journal.c
 CLIENT_SRCS := src/irqlat.c src/cli.c src/client.c src/table.c src/util.c
 
 obj = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(1))

@@ -10,7 +10,10 @@
 #include <bpf/libbpf.h>
 #include <systemd/sd-event.h>
 #include "collect.h"
+#include "config.h"
+#include "journal.h"
 #include "log.h"
+#include "notify.h"
 #include "options.h"
 #include "outlier.h"
 #include "report.h"
@@ -28,6 +31,13 @@ struct daemon {
 	struct ring_buffer *rb;
 	sd_event_source *tick_src, *rb_src;
 	uint64_t next_tick_us;
+	/* systemd integration: reload re-reads the file and this command line */
+	int argc;
+	char **argv;
+	sd_event_source *summary_src;
+	struct summary_state summary;
+	uint64_t status_ns;	/* when STATUS= was last refreshed */
+	int stop_signal;
 };
 
 static json_object *outlier_json(const struct outlier_event *e)
@@ -85,6 +95,13 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
 
 	collector_tick(&d->col);
 	outlier_flush(&d->outliers, now_ns());
+	if (now_ns() - d->status_ns >= 1000000000ull) {	/* at most once a second, whatever the interval */
+		char st[256];
+
+		status_line(st, sizeof(st), &d->col);
+		notify_status(st);
+		d->status_ns = now_ns();
+	}
 	/* fixed cadence: the next tick is due one interval after the last one was due */
 	d->next_tick_us += (uint64_t)d->cfg.interval_ms * 1000;
 	if (d->next_tick_us < usec)
@@ -156,6 +173,68 @@ static json_object *on_request(void *userdata, struct client *cl, json_object *r
 	return err_reply("unknown cmd '%s': use summary, hist, status, subscribe, detach or attach", cmd);
 }
 
+static int on_summary(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct daemon *d = userdata;
+
+	journal_summary(&d->summary, &d->col, d->outliers.logged, d->outliers.suppressed);
+	sd_event_source_set_time(s, usec + (uint64_t)d->cfg.summary_interval_s * 1000000);
+	sd_event_source_set_enabled(s, SD_EVENT_ON);
+	return 0;
+}
+
+static int arm_summary(struct daemon *d)
+{
+	uint64_t now;
+	int r;
+
+	sd_event_source_disable_unref(d->summary_src);
+	d->summary_src = NULL;
+	if (!d->cfg.summary_interval_s)
+		return 0;
+	sd_event_now(d->ev, CLOCK_MONOTONIC, &now);
+	r = sd_event_add_time(d->ev, &d->summary_src, CLOCK_MONOTONIC,
+			      now + (uint64_t)d->cfg.summary_interval_s * 1000000, 1000000, on_summary, d);
+	if (r < 0)
+		return log_error_errno(r, "cannot arm the summary timer: %m");
+	return 0;
+}
+
+static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
+{
+	struct daemon *d = userdata;
+	struct daemon_config n, *o = &d->cfg;
+	char why[512], st[256];
+	(void)s;
+	(void)si;
+
+	notify_reloading();
+	if (config_reload(o, d->argc, d->argv, &n, why, sizeof(why)) < 0) {
+		journal_reload_failed(o->config_path, why);
+	} else {
+		log_setup(n.log_target, n.verbose ? LOG_DEBUG : LOG_INFO);
+		loader_set_threshold(&d->bpf, n.threshold_ns);
+		outlier_configure(&d->outliers, n.outlier_rate, n.threshold_ns);
+		bool resummary = n.summary_interval_s != o->summary_interval_s;
+		*o = n;	/* interval_ms applies from the next tick */
+		if (resummary)
+			arm_summary(d);
+		journal_reloaded(o);
+	}
+	status_line(st, sizeof(st), &d->col);
+	notify_ready(st);
+	return 0;
+}
+
+static int on_stop_signal(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
+{
+	struct daemon *d = userdata;
+
+	d->stop_signal = (int)si->ssi_signo;
+	notify_stopping();
+	return sd_event_exit(sd_event_source_get_event(s), 0);
+}
+
 static int daemon_start(struct daemon *d)
 {
 	struct loader_opts lo = {
@@ -177,9 +256,11 @@ static int daemon_start(struct daemon *d)
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
-	sd_event_add_signal(d->ev, NULL, SIGTERM, NULL, NULL);	/* default handler: exit the loop */
-	sd_event_add_signal(d->ev, NULL, SIGINT, NULL, NULL);
+	sd_event_add_signal(d->ev, NULL, SIGTERM, on_stop_signal, d);
+	sd_event_add_signal(d->ev, NULL, SIGINT, on_stop_signal, d);
+	sd_event_add_signal(d->ev, NULL, SIGHUP, on_sighup, d);
 
 	/* the socket first: a second daemon must not replace the first one's programs */
 	r = server_open(&d->srv, d->ev, d->cfg.socket_path, on_request, d);
@@ -188,6 +269,7 @@ static int daemon_start(struct daemon *d)
 	r = loader_open(&d->bpf, &lo);
 	if (r < 0)
 		return r;
+	journal_hardirq_links(d->bpf.attach_style, true);
 	r = collector_init(&d->col, &d->bpf);
 	if (r < 0)
 		return log_error_errno(r, "cannot allocate the collector: %m");
@@ -209,19 +291,41 @@ static int daemon_start(struct daemon *d)
 	if (r < 0)
 		return log_error_errno(r, "cannot arm the timer: %m");
 
-	log_info("irqlatd %s measuring hard-IRQ handlers (%s, threshold %llu us); summaries on %s: run 'irqlat --top'",
-		 IRQLAT_VERSION, d->bpf.attach_style, (unsigned long long)(d->cfg.threshold_ns / 1000), d->cfg.socket_path);
+	summary_init(&d->summary, now_ns());
+	r = arm_summary(d);
+	if (r < 0)
+		return r;
+	r = notify_watchdog(d->ev);
+	if (r < 0)
+		return r;
+
+	journal_started(&d->cfg, d->bpf.attach_style, d->bpf.max_cells);
+	/* programs attached, socket listening: only now may systemd order dependants after us */
+	d->status_ns = now_ns();
+	notify_ready("started, no IRQ seen yet");
 	return 0;
 }
 
-static void daemon_stop(struct daemon *d)
+static void daemon_stop(struct daemon *d, bool started)
 {
+	bool attached = d->bpf.skel != NULL;
+
 	server_close(d->srv);	/* removes the socket */
 	sd_event_source_disable_unref(d->rb_src);
 	sd_event_source_disable_unref(d->tick_src);
+	sd_event_source_disable_unref(d->summary_src);
+	if (started) {
+		ring_buffer__consume(d->rb);	/* what is still in the ring buffer, then the counts */
+		outlier_flush_all(&d->outliers);
+		journal_stopped(d->stop_signal, now_ns() - d->col.start_ns, d->col.nhandlers, d->outliers.logged,
+				d->outliers.suppressed, d->col.drops[0] + d->col.drops[1] + d->col.drops[2]);
+	}
 	tracepoints_stop(&d->tps);	/* before the ring buffer they write to */
 	ring_buffer__free(d->rb);
 	outlier_free(&d->outliers);
+	summary_free(&d->summary);
+	if (attached)
+		journal_hardirq_links(d->bpf.attach_style, false);
 	collector_free(&d->col);
 	loader_close(&d->bpf);	/* detaches the programs */
 	sd_event_unref(d->ev);
@@ -232,17 +336,19 @@ int main(int argc, char **argv)
 	struct daemon d = { 0 };
 	int r;
 
-	daemon_config_defaults(&d.cfg);
-	r = daemon_options_parse(&d.cfg, argc, argv, stdout, stderr);
+	/* defaults, then the configuration file, then the command line (src/config.h) */
+	r = config_build(&d.cfg, argc, argv, stdout, stderr);
 	if (r)
 		return r < 0 ? 0 : r;
-	log_setup(d.cfg.log_target, d.cfg.verbose ? LOG_DEBUG : LOG_INFO);
+	if (log_setup(d.cfg.log_target, d.cfg.verbose ? LOG_DEBUG : LOG_INFO) < 0)
+		return EXIT_FAILURE;
+	d.argc = argc;
+	d.argv = argv;
 
 	r = daemon_start(&d);
-	if (r >= 0)
+	bool started = r >= 0;
+	if (started)
 		r = sd_event_loop(d.ev);
-	daemon_stop(&d);
-	if (r >= 0)
-		log_info("irqlatd stopped");
+	daemon_stop(&d, started);
 	return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

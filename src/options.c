@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include "config.h"
 #include "options.h"
 
 void daemon_config_defaults(struct daemon_config *c)
@@ -17,6 +18,9 @@ void daemon_config_defaults(struct daemon_config *c)
 	c->log_target = LOG_TARGET_AUTO;
 	snprintf(c->tracepoints[0].name, TP_NAME_MAX, "%s", DEFAULT_TRACEPOINT);
 	c->ntracepoints = 1;
+	snprintf(c->config_path, sizeof(c->config_path), "%s", DEFAULT_CONFIG);
+	c->summary_interval_s = 600;
+	c->tracepoint_priority = LOG_DEBUG;
 }
 
 int parse_duration_ns(const char *s, uint64_t *ns)
@@ -122,15 +126,23 @@ static void usage(FILE *f)
 		"                          (default: the shortest of its first 16 intervals)\n"
 		"      --tracepoint-counter SYSTEM:EVENT=ARG\n"
 		"                          the argument that counts events, for gaps (default count)\n"
+		"  -c, --config PATH       configuration file (default " DEFAULT_CONFIG ";\n"
+		"                          its keys are these long options; the command line wins)\n"
+		"      --summary-interval-s N  journal a summary of the worst handlers every N s\n"
+		"                          (default 600; 0: off)\n"
+		"      --tracepoint-priority LEVEL  journal priority of tracepoint events\n"
+		"                          (default debug)\n"
 		"  -v, --verbose           also log debug messages\n"
 		"  -h, --help              show this help\n"
 		"  -V, --version           show the version\n\n"
 		"Exit status: 0 stopped cleanly, 1 could not start or run (message says why),\n"
-		"2 bad command line, 78 bad configuration.\n");
+		"2 bad command line, 78 bad configuration file.\n"
+		"SIGHUP re-reads the configuration; the histograms are kept.\n");
 }
 
 enum { OPT_ATTACH = 256, OPT_MAX_CELLS, OPT_RINGBUF_KB, OPT_OUTLIER_RATE, OPT_LOG_TARGET,
-       OPT_TRACEPOINT, OPT_NO_TRACEPOINTS, OPT_TP_PERIOD, OPT_TP_COUNTER };
+       OPT_TRACEPOINT, OPT_NO_TRACEPOINTS, OPT_TP_PERIOD, OPT_TP_COUNTER,
+       OPT_SUMMARY_INTERVAL, OPT_TRACEPOINT_PRIORITY };
 
 int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *out, FILE *err)
 {
@@ -147,16 +159,20 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 		{ "no-tracepoints", no_argument, NULL, OPT_NO_TRACEPOINTS },
 		{ "tracepoint-period", required_argument, NULL, OPT_TP_PERIOD },
 		{ "tracepoint-counter", required_argument, NULL, OPT_TP_COUNTER },
+		{ "config", required_argument, NULL, 'c' },
+		{ "summary-interval-s", required_argument, NULL, OPT_SUMMARY_INTERVAL },
+		{ "tracepoint-priority", required_argument, NULL, OPT_TRACEPOINT_PRIORITY },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
 	};
-	static const char shortopts[] = ":t:i:s:vhV";
+	static const char shortopts[] = ":t:i:s:c:vhV";
 	char bad[4];
 	struct tp_setting settings[2 * MAX_TRACEPOINTS];
 	unsigned nsettings = 0;
 	int tp_given = 0;
+	char why[256];
 	uint64_t v;
 	int o;
 
@@ -249,6 +265,24 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 			settings[nsettings++] = (struct tp_setting){
 				o == OPT_TP_PERIOD ? "--tracepoint-period" : "--tracepoint-counter", optarg };
 			break;
+		case 'c':
+			if (!*optarg || strlen(optarg) >= sizeof(c->config_path)) {
+				fprintf(err, "irqlatd: --config takes a file path\n");
+				return EXIT_USAGE;
+			}
+			snprintf(c->config_path, sizeof(c->config_path), "%s", optarg);
+			c->config_explicit = 1;
+			break;
+		case OPT_SUMMARY_INTERVAL:
+		case OPT_TRACEPOINT_PRIORITY: {
+			const char *key = o == OPT_SUMMARY_INTERVAL ? "summary-interval-s" : "tracepoint-priority";
+
+			if (config_set(c, key, optarg, why, sizeof(why)) < 0) {
+				fprintf(err, "irqlatd: --%s %s\n", key, why);
+				return EXIT_USAGE;
+			}
+			break;
+		}
 		case 'v':
 			c->verbose = 1;
 			break;

@@ -35,6 +35,11 @@ struct daemon_config {
 	int verbose;
 	struct tp_config tracepoints[MAX_TRACEPOINTS];
 	unsigned ntracepoints;
+	/* systemd integration (src/config.c, docs/systemd.md) */
+	char config_path[4096];
+	int config_explicit;		/* --config given: a missing file is an error */
+	uint32_t summary_interval_s;	/* periodic journal summary; 0: off */
+	int tracepoint_priority;	/* LOG_* of tracepoint event entries */
 };
 
 /* Parses "1000ms", "1s", "250us", "5000000ns" into ns; 0 or -EINVAL. */

@@ -2,8 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#define SD_JOURNAL_SUPPRESS_LOCATION
-#include <systemd/sd-journal.h>
 #include "collect.h"
 #include "log.h"
 #include "outlier.h"
@@ -55,38 +53,42 @@ void outlier_format(char *buf, size_t len, const struct outlier_event *e, uint64
 
 static void log_outlier(struct outlier_limiter *l, const struct outlier_event *e)
 {
+	struct jfields f = { 0 };
 	char msg[256];
 
 	outlier_format(msg, sizeof(msg), e, l->threshold_ns);
 	l->logged++;
-	if (!log_to_journal()) {
-		log_warning("outlier: %s", msg);
-		return;
-	}
-	sd_journal_send("MESSAGE=%s", msg, "MESSAGE_ID=" MID_OUTLIER, "PRIORITY=%d", LOG_WARNING,
-			"IRQ=%u", e->irq, "IRQ_NAME=%.*s", IRQ_NAME_LEN, e->name, "CPU=%u", e->cpu,
-			"DURATION_NS=%llu", (unsigned long long)e->duration_ns,
-			"THRESHOLD_NS=%llu", (unsigned long long)l->threshold_ns,
-			"INTERRUPTED_PID=%u", e->pid, "INTERRUPTED_COMM=%.*s", TASK_COMM_LEN_ABI, e->comm,
-			NULL);
+	jf_add(&f, "IRQ=%u", e->irq);
+	jf_add(&f, "IRQ_NAME=%.*s", IRQ_NAME_LEN, e->name);
+	jf_add(&f, "CPU=%u", e->cpu);
+	jf_add(&f, "DURATION_NS=%llu", (unsigned long long)e->duration_ns);
+	jf_add(&f, "THRESHOLD_NS=%llu", (unsigned long long)l->threshold_ns);
+	jf_add(&f, "INTERRUPTED_PID=%u", e->pid);
+	jf_add(&f, "INTERRUPTED_COMM=%.*s", TASK_COMM_LEN_ABI, e->comm);
+	jf_add(&f, "EVENT_TS_NS=%llu", (unsigned long long)e->ts_ns);	/* CLOCK_MONOTONIC, as the rate limit counts */
+	log_struct(LOG_WARNING, MID_OUTLIER, &f, "%s%s", log_to_journal() ? "" : "outlier: ", msg);
 }
 
-static void log_suppressed(struct outlier_bucket *b)
+static void log_suppressed(struct outlier_limiter *l, struct outlier_bucket *b)
 {
-	char worst[32], msg[256];
+	struct jfields f = { 0 };
+	char worst[32], limit[32];
 
 	if (!b->suppressed)
 		return;
 	format_duration(worst, sizeof(worst), b->worst_ns);
-	snprintf(msg, sizeof(msg), "IRQ %u (%s): %llu more outliers in one second not logged one by one, worst %s",
-		 b->irq, b->name, (unsigned long long)b->suppressed, worst);
-	if (!log_to_journal())
-		log_warning("outlier: %s", msg);
-	else
-		sd_journal_send("MESSAGE=%s", msg, "MESSAGE_ID=" MID_OUTLIER_SUPPRESSED, "PRIORITY=%d", LOG_WARNING,
-				"IRQ=%u", b->irq, "IRQ_NAME=%s", b->name,
-				"SUPPRESSED=%llu", (unsigned long long)b->suppressed,
-				"WORST_DURATION_NS=%llu", (unsigned long long)b->worst_ns, NULL);
+	format_duration(limit, sizeof(limit), l->threshold_ns);
+	jf_add(&f, "IRQ=%u", b->irq);
+	jf_add(&f, "IRQ_NAME=%s", b->name);
+	jf_add(&f, "SUPPRESSED=%llu", (unsigned long long)b->suppressed);
+	jf_add(&f, "WORST_DURATION_NS=%llu", (unsigned long long)b->worst_ns);
+	jf_add(&f, "THRESHOLD_NS=%llu", (unsigned long long)l->threshold_ns);
+	jf_add(&f, "RATE_LIMIT=%u", l->per_second);
+	log_struct(LOG_WARNING, MID_OUTLIER_SUPPRESSED, &f,
+		   "%sIRQ %u (%s): %llu more outlier%s over %s in one second not logged one by one (limit %u a second), worst %s",
+		   log_to_journal() ? "" : "outlier: ", b->irq, b->name, (unsigned long long)b->suppressed,
+		   b->suppressed == 1 ? "" : "s", limit,
+		   l->per_second, worst);
 	b->suppressed = 0;
 	b->worst_ns = 0;
 }
@@ -122,8 +124,8 @@ void outlier_handle(struct outlier_limiter *l, const struct outlier_event *e)
 		log_outlier(l, e);
 		return;
 	}
-	if (b->second != second) {
-		log_suppressed(b);
+	if (second > b->second) {	/* events from CPUs can arrive slightly out of order */
+		log_suppressed(l, b);
 		b->second = second;
 		b->logged = 0;
 	}
@@ -144,5 +146,19 @@ void outlier_flush(struct outlier_limiter *l, uint64_t now)
 
 	for (unsigned i = 0; i < l->nbuckets; i++)
 		if (l->buckets[i].second != second)
-			log_suppressed(&l->buckets[i]);
+			log_suppressed(l, &l->buckets[i]);
+}
+
+void outlier_flush_all(struct outlier_limiter *l)
+{
+	for (unsigned i = 0; i < l->nbuckets; i++)
+		log_suppressed(l, &l->buckets[i]);
+}
+
+void outlier_configure(struct outlier_limiter *l, unsigned per_second, uint64_t threshold_ns)
+{
+	/* pending suppression counts were made under the old limit: report them under it */
+	outlier_flush_all(l);
+	l->per_second = per_second;
+	l->threshold_ns = threshold_ns;
 }

@@ -25,6 +25,10 @@ void outlier_free(struct outlier_limiter *l);
 void outlier_handle(struct outlier_limiter *l, const struct outlier_event *e);
 /* Logs pending suppression summaries whose second has passed (call from a timer). */
 void outlier_flush(struct outlier_limiter *l, uint64_t now_ns);
+/* Logs every pending suppression summary now (shutdown, reload). */
+void outlier_flush_all(struct outlier_limiter *l);
+/* New limit and threshold (reload); flushes what was counted under the old ones. */
+void outlier_configure(struct outlier_limiter *l, unsigned per_second, uint64_t threshold_ns);
 void outlier_format(char *buf, size_t len, const struct outlier_event *e, uint64_t threshold_ns);
 void format_duration(char *buf, size_t len, uint64_t ns);
 

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <syslog.h>
+#include <ini.h>
+#include "config.h"
+#include "log.h"
+
+static const char *const priority_names[] = {
+	"emerg", "alert", "crit", "err", "warning", "notice", "info", "debug",
+};
+
+int priority_parse(const char *s, int *prio)
+{
+	for (int i = 0; i < 8; i++)
+		if (!strcmp(s, priority_names[i])) {
+			*prio = i;
+			return 0;
+		}
+	if (!strcmp(s, "error"))
+		*prio = LOG_ERR;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+const char *priority_name(int prio)
+{
+	return priority_names[prio & 7];
+}
+
+static int bad(char *why, size_t len, const char *fmt, const char *value)
+{
+	snprintf(why, len, fmt, value);
+	return -EINVAL;
+}
+
+static int set_bool(int *out, const char *value)
+{
+	if (!strcmp(value, "1") || !strcmp(value, "yes") || !strcmp(value, "true") || !strcmp(value, "on"))
+		*out = 1;
+	else if (!strcmp(value, "0") || !strcmp(value, "no") || !strcmp(value, "false") || !strcmp(value, "off"))
+		*out = 0;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* The ranges are the command line's (src/options.c): one meaning per key, wherever it is set. */
+int config_set(struct daemon_config *c, const char *key, const char *value, char *why, size_t len)
+{
+	uint64_t v;
+
+	if (!strcmp(key, "threshold-us")) {
+		if (parse_u64(value, 0, 60000000, &v) < 0)
+			return bad(why, len, "takes a whole number of microseconds from 0 to 60000000, not '%s'", value);
+		c->threshold_ns = v * 1000;
+	} else if (!strcmp(key, "interval-ms")) {
+		if (parse_u64(value, 10, 60000, &v) < 0)
+			return bad(why, len, "takes a whole number from 10 to 60000, not '%s'", value);
+		c->interval_ms = (uint32_t)v;
+	} else if (!strcmp(key, "socket")) {
+		if (!*value || strlen(value) >= sizeof(c->socket_path))
+			return bad(why, len, "takes a path of 1 to 107 bytes%s", "");
+		snprintf(c->socket_path, sizeof(c->socket_path), "%s", value);
+	} else if (!strcmp(key, "attach")) {
+		if (attach_mode_parse(value, &c->attach) < 0)
+			return bad(why, len, "takes auto, tp_btf or raw_tp, not '%s'", value);
+	} else if (!strcmp(key, "max-cells")) {
+		if (parse_u64(value, 1, 1u << 20, &v) < 0)
+			return bad(why, len, "takes a whole number from 1 to 1048576, not '%s'", value);
+		c->max_cells = (uint32_t)v;
+	} else if (!strcmp(key, "ringbuf-kb")) {
+		if (parse_u64(value, 4, 1u << 20, &v) < 0 || (v & (v - 1)))
+			return bad(why, len, "takes a power of two from 4 to 1048576, not '%s'", value);
+		c->ringbuf_kb = (uint32_t)v;
+	} else if (!strcmp(key, "outlier-rate")) {
+		if (parse_u64(value, 0, 1000000, &v) < 0)
+			return bad(why, len, "takes a whole number from 0 to 1000000, not '%s'", value);
+		c->outlier_rate = (uint32_t)v;
+	} else if (!strcmp(key, "log-target")) {
+		if (log_target_parse(value, &c->log_target) < 0)
+			return bad(why, len, "takes auto, journal or stderr, not '%s'", value);
+	} else if (!strcmp(key, "summary-interval-s")) {
+		if (parse_u64(value, 0, 86400 * 7, &v) < 0 || (v > 0 && v < 10))
+			return bad(why, len, "takes 0 (off) or a whole number of seconds from 10 to 604800, not '%s'", value);
+		c->summary_interval_s = (uint32_t)v;
+	} else if (!strcmp(key, "tracepoint-priority")) {
+		if (priority_parse(value, &c->tracepoint_priority) < 0)
+			return bad(why, len, "takes a syslog level (emerg, alert, crit, err, warning, notice, info, debug), not '%s'", value);
+	} else if (!strcmp(key, "verbose")) {
+		if (set_bool(&c->verbose, value) < 0)
+			return bad(why, len, "takes yes or no, not '%s'", value);
+	} else if (!strcmp(key, "config")) {
+		return bad(why, len, "cannot be set inside a configuration file (only --config on the command line)%s", "");
+	} else {
+		snprintf(why, len, "unknown key; the keys are the long options of irqlatd --help without their dashes");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+struct load_ctx {
+	struct daemon_config *cfg;
+	FILE *f;
+	int line;		/* of the line inih last read */
+	int err_line;		/* first key that failed, or 0 */
+	char err_key[64];
+	char why[192];
+};
+
+/* inih's reader callback, only so we know the line a failing key is on: the handler sees keys,
+ * not line numbers, and inih reports only the first failing line. */
+static char *read_line(char *buf, int size, void *stream)
+{
+	struct load_ctx *ctx = stream;
+	char *s = fgets(buf, size, ctx->f);
+
+	if (s)
+		ctx->line++;
+	return s;
+}
+
+static int on_key(void *user, const char *section, const char *key, const char *value)
+{
+	struct load_ctx *ctx = user;
+	char why[192];
+	int r;
+
+	if (*section && strcmp(section, "irqlatd")) {
+		r = -EINVAL;
+		snprintf(why, sizeof(why), "is in section [%s]; irqlatd reads only keys before any section or in [irqlatd]", section);
+	} else {
+		r = config_set(ctx->cfg, key, value, why, sizeof(why));
+	}
+	if (r < 0 && !ctx->err_line) {
+		ctx->err_line = ctx->line;
+		snprintf(ctx->err_key, sizeof(ctx->err_key), "%s", key);
+		snprintf(ctx->why, sizeof(ctx->why), "%s", why);
+	}
+	return r < 0 ? 0 : 1;
+}
+
+int config_load(struct daemon_config *c, const char *path, int explicit, char *err, size_t len)
+{
+	struct load_ctx ctx = { .cfg = c };
+	int r;
+
+	ctx.f = fopen(path, "re");
+	if (!ctx.f) {
+		r = -errno;
+		if (r == -ENOENT && !explicit)
+			return 0;	/* no file: built-in defaults and the command line */
+		snprintf(err, len, "%s: cannot read the configuration file: %s", path, strerror(-r));
+		return r;
+	}
+	/* an indented "key = value" is a key, not the continuation of the previous value */
+	ini_allow_multiline = false;
+	r = ini_parse_stream(read_line, &ctx, on_key, &ctx);
+	fclose(ctx.f);
+	if (r == 0)
+		return 0;
+	if (r < 0) {
+		snprintf(err, len, "%s: cannot parse the configuration file (out of memory)", path);
+		return -ENOMEM;
+	}
+	if (ctx.err_line && ctx.err_line <= r)
+		snprintf(err, len, "%s:%d: %s: %s", path, ctx.err_line, ctx.err_key, ctx.why);
+	else
+		snprintf(err, len, "%s:%d: not a 'key = value' line or a [section] header", path, r);
+	return -EINVAL;
+}
+
+int config_build(struct daemon_config *c, int argc, char **argv, FILE *out, FILE *err)
+{
+	struct daemon_config cmdline;
+	char msg[512];
+	int r;
+
+	/* once to find --config (and reject a bad command line before reading any file) ... */
+	daemon_config_defaults(&cmdline);
+	r = daemon_options_parse(&cmdline, argc, argv, out, err);
+	if (r)
+		return r;
+	daemon_config_defaults(c);
+	snprintf(c->config_path, sizeof(c->config_path), "%s", cmdline.config_path);
+	c->config_explicit = cmdline.config_explicit;
+	if (config_load(c, c->config_path, c->config_explicit, msg, sizeof(msg)) < 0) {
+		fprintf(err, "irqlatd: %s\n", msg);
+		return EXIT_CONFIG;
+	}
+	/* ... and again over the file's values: the command line wins */
+	return daemon_options_parse(c, argc, argv, out, err);
+}
+
+/* Settings the running BPF programs or the open socket were built with: a reload cannot
+ * change them, so it says so and keeps the running value. */
+static void keep_for_restart(struct daemon_config *n, const struct daemon_config *o)
+{
+	static const char *const attach_names[] = { "auto", "tp_btf", "raw_tp" };
+	static const char restart[] = "that takes effect only after a restart (systemctl restart irqlatd)";
+
+	if (n->max_cells != o->max_cells)
+		log_warning("%s: max-cells changed from %u to %u: %s", n->config_path, o->max_cells, n->max_cells, restart);
+	if (n->ringbuf_kb != o->ringbuf_kb)
+		log_warning("%s: ringbuf-kb changed from %u to %u: %s", n->config_path, o->ringbuf_kb, n->ringbuf_kb, restart);
+	if (n->attach != o->attach)
+		log_warning("%s: attach changed from %s to %s: %s", n->config_path, attach_names[o->attach],
+			    attach_names[n->attach], restart);
+	if (strcmp(n->socket_path, o->socket_path))
+		log_warning("%s: socket changed from %s to %s: %s", n->config_path, o->socket_path, n->socket_path, restart);
+	n->max_cells = o->max_cells;
+	n->ringbuf_kb = o->ringbuf_kb;
+	n->attach = o->attach;
+	memcpy(n->socket_path, o->socket_path, sizeof(n->socket_path));
+}
+
+int config_reload(const struct daemon_config *old, int argc, char **argv, struct daemon_config *n,
+		  char *why, size_t len)
+{
+	char *buf = NULL;
+	size_t blen = 0;
+	FILE *err = open_memstream(&buf, &blen), *out = fopen("/dev/null", "we");
+	int r = -ENOMEM;
+
+	if (err && out)
+		r = config_build(n, argc, argv, out, err);
+	if (err)
+		fclose(err);
+	if (out)
+		fclose(out);
+	if (r != 0) {
+		const char *m = buf && *buf ? buf : "out of memory";
+
+		if (!strncmp(m, "irqlatd: ", 9))
+			m += 9;
+		snprintf(why, len, "%.*s", (int)strcspn(m, "\n"), m);
+		free(buf);
+		return -EINVAL;
+	}
+	free(buf);
+	if (n->log_target == LOG_TARGET_JOURNAL && access("/run/systemd/journal/socket", W_OK) != 0) {
+		snprintf(why, len, "%s: log-target journal, but /run/systemd/journal/socket does not exist", n->config_path);
+		return -EINVAL;
+	}
+	keep_for_restart(n, old);
+	return 0;
+}

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "journal.h"
+#include "log.h"
+#include "outlier.h"
+
+#define SUMMARY_TOP 5
+
+void format_rate(char *buf, size_t len, double per_s)
+{
+	if (per_s < 1000)
+		snprintf(buf, len, "%.0f", per_s);
+	else if (per_s < 1e6)
+		snprintf(buf, len, "%.1fk", per_s / 1e3);
+	else
+		snprintf(buf, len, "%.1fM", per_s / 1e6);
+}
+
+static void journal_link(const char *mid, const char *verb, const char *tracepoint, const char *style,
+			 const char *program)
+{
+	struct jfields f = { 0 };
+
+	jf_add(&f, "TRACEPOINT=%s", tracepoint);
+	jf_add(&f, "ATTACH_STYLE=%s", style);
+	jf_add(&f, "PROGRAM=%s", program);
+	log_struct(LOG_INFO, mid, &f, "%s %s program %s %s tracepoint %s", verb, style, program,
+		   !strcmp(verb, "attached") ? "to" : "from", tracepoint);
+}
+
+void journal_attached(const char *tracepoint, const char *style, const char *program)
+{
+	journal_link(MID_ATTACHED, "attached", tracepoint, style, program);
+}
+
+void journal_detached(const char *tracepoint, const char *style, const char *program)
+{
+	journal_link(MID_DETACHED, "detached", tracepoint, style, program);
+}
+
+void journal_hardirq_links(const char *style, bool attached)
+{
+	bool btf = !strcmp(style, "tp_btf");
+
+	/* in the order loader_open attaches them: exit first */
+	(attached ? journal_attached : journal_detached)("irq:irq_handler_exit", style,
+							 btf ? "irq_exit_btf" : "irq_exit_raw");
+	(attached ? journal_attached : journal_detached)("irq:irq_handler_entry", style,
+							 btf ? "irq_entry_btf" : "irq_entry_raw");
+}
+
+void journal_started(const struct daemon_config *c, const char *style, uint32_t max_cells)
+{
+	struct jfields f = { 0 };
+
+	jf_add(&f, "VERSION=%s", IRQLAT_VERSION);
+	jf_add(&f, "ATTACH_STYLE=%s", style);
+	jf_add(&f, "THRESHOLD_NS=%llu", (unsigned long long)c->threshold_ns);
+	jf_add(&f, "SOCKET=%s", c->socket_path);
+	jf_add(&f, "CONFIG_FILE=%s", c->config_path);
+	jf_add(&f, "MAX_CELLS=%u", max_cells);
+	jf_add(&f, "RINGBUF_BYTES=%u", c->ringbuf_kb * 1024);
+	log_struct(LOG_INFO, MID_STARTED, &f,
+		   "irqlatd %s measuring hard-IRQ handlers (%s, threshold %llu us); summaries on %s: run 'irqlat --top'",
+		   IRQLAT_VERSION, style, (unsigned long long)(c->threshold_ns / 1000), c->socket_path);
+}
+
+void journal_stopped(int signo, uint64_t uptime_ns, unsigned handlers, uint64_t logged, uint64_t suppressed,
+		     uint64_t drops)
+{
+	struct jfields f = { 0 };
+	double up = (double)uptime_ns / 1e9;
+
+	jf_add(&f, "UPTIME_S=%.0f", up);
+	jf_add(&f, "HANDLERS=%u", handlers);
+	jf_add(&f, "OUTLIERS_LOGGED=%llu", (unsigned long long)logged);
+	jf_add(&f, "OUTLIERS_SUPPRESSED=%llu", (unsigned long long)suppressed);
+	jf_add(&f, "DROPS=%llu", (unsigned long long)drops);
+	if (signo)
+		jf_add(&f, "SIGNAL=SIG%s", sigabbrev_np(signo) ?: "?");
+	log_struct(LOG_INFO, MID_STOPPED, &f,
+		   "irqlatd stopping (%s) after %.0f s: %u handlers seen, %llu outliers logged, %llu suppressed, %llu drops",
+		   signo ? strsignal(signo) : "event loop ended", up, handlers, (unsigned long long)logged,
+		   (unsigned long long)suppressed, (unsigned long long)drops);
+}
+
+void journal_reloaded(const struct daemon_config *c)
+{
+	struct jfields f = { 0 };
+
+	jf_add(&f, "CONFIG_FILE=%s", c->config_path);
+	jf_add(&f, "THRESHOLD_NS=%llu", (unsigned long long)c->threshold_ns);
+	jf_add(&f, "OUTLIER_RATE=%u", c->outlier_rate);
+	jf_add(&f, "INTERVAL_MS=%u", c->interval_ms);
+	jf_add(&f, "SUMMARY_INTERVAL_S=%u", c->summary_interval_s);
+	log_struct(LOG_NOTICE, MID_RELOADED, &f,
+		   "configuration reloaded from %s: threshold %llu us, outlier rate %u/s per IRQ, interval %u ms, summary every %u s; histograms kept",
+		   c->config_path, (unsigned long long)(c->threshold_ns / 1000), c->outlier_rate, c->interval_ms,
+		   c->summary_interval_s);
+}
+
+void journal_reload_failed(const char *config_path, const char *why)
+{
+	struct jfields f = { 0 };
+
+	jf_add(&f, "CONFIG_FILE=%s", config_path);
+	jf_add(&f, "ERROR=%s", why);
+	log_struct(LOG_ERR, MID_RELOAD_FAILED, &f, "reload failed, keeping the running configuration: %s", why);
+}
+
+void journal_tracepoint_event(const char *system, const char *event, const char *const *arg_names,
+			      const struct tracepoint_event *e, int priority)
+{
+	struct jfields f = { 0 };
+	char args[512] = "", key[64];
+	size_t used = 0;
+	unsigned nargs = e->nargs < TP_MAX_ARGS ? e->nargs : TP_MAX_ARGS;
+
+	jf_add(&f, "TRACEPOINT=%s:%s", system, event);
+	jf_add(&f, "CPU=%u", e->cpu);
+	jf_add(&f, "PID=%u", e->pid);
+	jf_add(&f, "COMM=%.*s", TASK_COMM_LEN_ABI, e->comm);
+	jf_add(&f, "EVENT_TS_NS=%llu", (unsigned long long)e->ts_ns);
+	for (unsigned i = 0; i < nargs; i++) {
+		const char *name = arg_names ? arg_names[i] : NULL;
+		size_t k = 0;
+		int n;
+
+		if (name && *name) {
+			k = (size_t)snprintf(key, sizeof(key), "ARG_");
+			/* journal field names: upper-case letters, digits and '_' */
+			for (const char *p = name; *p && k < sizeof(key) - 1; p++)
+				key[k++] = isalnum((unsigned char)*p) ? (char)toupper((unsigned char)*p) : '_';
+			key[k] = 0;
+		} else {
+			snprintf(key, sizeof(key), "ARG%u", i);
+		}
+		jf_add(&f, "%s=%llu", key, (unsigned long long)e->args[i]);
+		n = snprintf(args + used, sizeof(args) - used, "%s%s=%llu", i ? " " : "",
+			     name && *name ? name : key, (unsigned long long)e->args[i]);
+		if (n > 0 && (size_t)n < sizeof(args) - used)
+			used += (size_t)n;
+	}
+	log_struct(priority, MID_TRACEPOINT, &f, "tracepoint %s:%s on CPU %u in %.*s[%u]: %s", system, event,
+		   e->cpu, TASK_COMM_LEN_ABI, e->comm, e->pid, nargs ? args : "(no arguments)");
+}
+
+void summary_init(struct summary_state *s, uint64_t now)
+{
+	memset(s, 0, sizeof(*s));
+	s->prev_ns = now;
+}
+
+void summary_free(struct summary_state *s)
+{
+	free(s->prev);
+	memset(s, 0, sizeof(*s));
+}
+
+struct ranked {
+	unsigned handler;
+	uint64_t count, p99_ns, p999_ns;
+};
+
+static int by_p99_desc(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	return x->p99_ns < y->p99_ns ? 1 : x->p99_ns > y->p99_ns ? -1 : 0;
+}
+
+/* h minus what it was at the previous summary (max is not differenced: it is since start) */
+static void hist_since(struct hist *out, const struct hist *now, const struct hist *prev)
+{
+	*out = *now;
+	if (!prev)
+		return;
+	out->count -= prev->count;
+	out->sum_ns -= prev->sum_ns;
+	out->spurious -= prev->spurious;
+	for (unsigned b = 0; b < HIST_BUCKETS; b++)
+		out->bucket[b] -= prev->bucket[b];
+}
+
+void journal_summary(struct summary_state *s, const struct collector *c, uint64_t outliers_logged,
+		     uint64_t outliers_suppressed)
+{
+	uint64_t now = now_ns(), total = 0, drops = 0;
+	double secs = (double)(now - s->prev_ns) / 1e9;
+	struct ranked *r = calloc(c->nhandlers ? c->nhandlers : 1, sizeof(*r));
+	struct hist *delta = malloc(sizeof(*delta));
+	struct jfields f = { 0 };
+	char msg[768], rate[32], d[32];
+	unsigned n = 0, active = 0;
+	size_t used;
+
+	if (!r || !delta) {
+		free(r);
+		free(delta);
+		log_error("out of memory writing the periodic summary");
+		return;
+	}
+	for (unsigned i = 0; i < c->nhandlers; i++) {
+		hist_since(delta, &c->handlers[i].total, i < s->nprev ? &s->prev[i] : NULL);
+		total += delta->count;
+		if (!delta->count)
+			continue;
+		active++;
+		r[n++] = (struct ranked){ i, delta->count, hist_quantile(delta, 0.99), hist_quantile(delta, 0.999) };
+	}
+	qsort(r, n, sizeof(*r), by_p99_desc);
+	for (int k = 0; k < DROP_KINDS; k++)
+		drops += c->drops[k] - s->prev_drops[k];
+
+	format_rate(rate, sizeof(rate), secs > 0 ? (double)total / secs : 0);
+	used = (size_t)snprintf(msg, sizeof(msg), "last %.0f s: %u of %u handlers ran, %s IRQ/s, %llu outliers logged, %llu suppressed, %llu drops",
+				secs, active, c->nhandlers, rate,
+				(unsigned long long)(outliers_logged - s->prev_logged),
+				(unsigned long long)(outliers_suppressed - s->prev_suppressed), (unsigned long long)drops);
+	jf_add(&f, "PERIOD_S=%.0f", secs);
+	jf_add(&f, "HANDLERS=%u", c->nhandlers);
+	jf_add(&f, "HANDLERS_ACTIVE=%u", active);
+	jf_add(&f, "IRQ_COUNT=%llu", (unsigned long long)total);
+	jf_add(&f, "OUTLIERS_LOGGED=%llu", (unsigned long long)(outliers_logged - s->prev_logged));
+	jf_add(&f, "OUTLIERS_SUPPRESSED=%llu", (unsigned long long)(outliers_suppressed - s->prev_suppressed));
+	jf_add(&f, "DROPS=%llu", (unsigned long long)drops);
+	for (unsigned k = 0; k < n && k < SUMMARY_TOP; k++) {
+		const struct handler *h = &c->handlers[r[k].handler];
+
+		format_duration(d, sizeof(d), r[k].p99_ns);
+		if (used < sizeof(msg))
+			used += (size_t)snprintf(msg + used, sizeof(msg) - used, "%s IRQ %u (%s) %s in %llu runs",
+						 k ? "," : "; worst p99:", h->irq, h->name, d,
+						 (unsigned long long)r[k].count);
+		jf_add(&f, "TOP%u_IRQ=%u", k + 1, h->irq);
+		jf_add(&f, "TOP%u_IRQ_NAME=%s", k + 1, h->name);
+		jf_add(&f, "TOP%u_P99_NS=%llu", k + 1, (unsigned long long)r[k].p99_ns);
+		jf_add(&f, "TOP%u_P999_NS=%llu", k + 1, (unsigned long long)r[k].p999_ns);
+		jf_add(&f, "TOP%u_COUNT=%llu", k + 1, (unsigned long long)r[k].count);
+	}
+	if (n) {
+		jf_add(&f, "WORST_IRQ=%u", c->handlers[r[0].handler].irq);
+		jf_add(&f, "WORST_IRQ_NAME=%s", c->handlers[r[0].handler].name);
+		jf_add(&f, "WORST_P99_NS=%llu", (unsigned long long)r[0].p99_ns);
+	}
+	log_struct(LOG_INFO, MID_SUMMARY, &f, "%s", msg);
+
+	/* remember the totals for the next period */
+	struct hist *np = realloc(s->prev, (c->nhandlers ? c->nhandlers : 1) * sizeof(*np));
+	if (np) {
+		s->prev = np;
+		for (unsigned i = 0; i < c->nhandlers; i++)
+			s->prev[i] = c->handlers[i].total;
+		s->nprev = c->nhandlers;
+	}
+	memcpy(s->prev_drops, c->drops, sizeof(s->prev_drops));
+	s->prev_logged = outliers_logged;
+	s->prev_suppressed = outliers_suppressed;
+	s->prev_ns = now;
+	free(r);
+	free(delta);
+}
+
+void status_line(char *buf, size_t len, const struct collector *c)
+{
+	double secs = 0, rate = 0;
+	uint64_t worst = 0, drops = c->drops[0] + c->drops[1] + c->drops[2];
+	const struct handler *wh = NULL;
+	struct hist win;
+	char r[32], d[32];
+
+	for (unsigned i = 0; i < c->nhandlers; i++) {
+		collector_window(c, &c->handlers[i], WINDOW_10S, &win, &secs);
+		if (!win.count)
+			continue;
+		rate += secs > 0 ? (double)win.count / secs : 0;
+		uint64_t p99 = hist_quantile(&win, 0.99);
+		if (!wh || p99 > worst) {
+			worst = p99;
+			wh = &c->handlers[i];
+		}
+	}
+	format_rate(r, sizeof(r), rate);
+	if (!wh) {
+		snprintf(buf, len, "%u handlers, %s IRQ/s, %llu drops", c->nhandlers, r, (unsigned long long)drops);
+		return;
+	}
+	format_duration(d, sizeof(d), worst);
+	snprintf(buf, len, "%u handlers, %s IRQ/s, worst p99 %s (IRQ %u %s), %llu drops", c->nhandlers, r, d,
+		 wh->irq, wh->name, (unsigned long long)drops);
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* irqlatd's journal entries other than outliers (src/outlier.c): life cycle, attach/detach,
+ * reloads, drops, the periodic summary and module tracepoint events. Each kind has its own
+ * MESSAGE_ID, explained in docs/irqlatd.catalog (journalctl -x). */
+#ifndef IRQLAT_JOURNAL_H
+#define IRQLAT_JOURNAL_H
+
+#include <stdint.h>
+#include "collect.h"
+#include "irqlat_abi.h"
+#include "options.h"
+
+#define MID_STARTED		"0c2853ab0a474cd89e139fb75e11c43b"
+#define MID_STOPPED		"7ac66507e54d46b0bd9e27b7cb52462e"
+#define MID_ATTACHED		"ecf79d2eaa0847ea80d067b558d10b42"
+#define MID_DETACHED		"9014608f5bd644a9aecf8102c976a5a3"
+#define MID_SUMMARY		"eba88553d0e54db8b7840536d3d6f3b7"
+#define MID_RELOADED		"326f2dafe60f49468b9b4b9b2bfb2f22"
+#define MID_RELOAD_FAILED	"44ced59eb6fe44c69bf739bd6d8645cd"
+#define MID_TRACEPOINT		"700d107311d14408a01c540cd110166f"
+
+void journal_started(const struct daemon_config *c, const char *attach_style, uint32_t max_cells);
+/* signo: what stopped the daemon (0: the event loop ended by itself) */
+void journal_stopped(int signo, uint64_t uptime_ns, unsigned handlers, uint64_t outliers_logged,
+		     uint64_t outliers_suppressed, uint64_t drops);
+void journal_reloaded(const struct daemon_config *c);
+void journal_reload_failed(const char *config_path, const char *why);
+/* the attach/detach entries of the two hard-IRQ programs (bpf/hardirq.bpf.c) */
+void journal_hardirq_links(const char *attach_style, bool attached);
+
+/* One entry per program attached to (or detached from) a tracepoint, e.g.
+ * ("irq:irq_handler_entry", "tp_btf", "irq_entry_btf"). */
+void journal_attached(const char *tracepoint, const char *style, const char *program);
+void journal_detached(const char *tracepoint, const char *style, const char *program);
+
+/* A module tracepoint event from the ring buffer (RB_TRACEPOINT): TRACEPOINT=system:event, one
+ * ARG_<NAME> field per argument (name upper-cased, non-alphanumerics as '_'; ARG<i> when
+ * arg_names or arg_names[i] is NULL), CPU, PID, COMM, EVENT_TS_NS. priority: the daemon's
+ * tracepoint-priority (LOG_DEBUG by default). */
+void journal_tracepoint_event(const char *system, const char *event, const char *const *arg_names,
+			      const struct tracepoint_event *e, int priority);
+
+/* The periodic summary: per handler, the histogram since the previous summary. */
+struct summary_state {
+	struct hist *prev;	/* handler totals at the previous summary, by handler index */
+	unsigned nprev;
+	uint64_t prev_ns;	/* CLOCK_MONOTONIC of the previous summary (or of the start) */
+	uint64_t prev_drops[DROP_KINDS];
+	uint64_t prev_logged, prev_suppressed;
+};
+void summary_init(struct summary_state *s, uint64_t now);
+void summary_free(struct summary_state *s);
+void journal_summary(struct summary_state *s, const struct collector *c, uint64_t outliers_logged,
+		     uint64_t outliers_suppressed);
+
+/* "12 handlers, 15.2k IRQ/s, worst p99 3.1 us (IRQ 36 virtio1-req.0), 0 drops" over the last
+ * 10 s: systemd's STATUS= line. */
+void status_line(char *buf, size_t len, const struct collector *c);
+
+/* 950, 15.2k, 1.3M */
+void format_rate(char *buf, size_t len, double per_s);
+
+#endif

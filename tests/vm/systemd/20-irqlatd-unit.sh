@@ -1,0 +1,88 @@
+#!/bin/sh
+# irqlatd.service under real systemd, installed by `make install DESTDIR=... PREFIX=/usr`:
+# start (Type=notify) -> active with the STATUS= line, runs as a dynamic user with only
+# CAP_BPF and CAP_PERFMON, irqlat answers (also as nobody), the journal holds the start-up,
+# attach and outlier entries with their fields, journalctl -x explains them.
+# 21-irqlatd-reload.sh goes on with reload, stop and a bad file (a check has 45 s).
+set -eu
+# shellcheck source=../guest/lib.sh
+. "$VMTEST_DIR/lib.sh"
+
+MID_OUTLIER=3f0c6d0e2b1a4f7e9a51c2d8e4b7a901
+MID_STARTED=0c2853ab0a474cd89e139fb75e11c43b
+MID_STOPPED=7ac66507e54d46b0bd9e27b7cb52462e
+MID_ATTACHED=ecf79d2eaa0847ea80d067b558d10b42
+MID_DETACHED=9014608f5bd644a9aecf8102c976a5a3
+MID_RELOADED=326f2dafe60f49468b9b4b9b2bfb2f22
+MID_RELOAD_FAILED=44ced59eb6fe44c69bf739bd6d8645cd
+
+if [ ! -f /usr/lib/systemd/system/irqlatd.service ]; then
+	skip "irqlatd.service" "not installed in the image (no make install target?)"
+	exit 0
+fi
+# make install into a DESTDIR leaves the catalog database to the target system
+journalctl --update-catalog
+
+CONF=/etc/irqlatd/irqlatd.conf
+mkdir -p /etc/irqlatd
+# under TCG every handler is slow: 1 us makes outliers of most IRQs
+printf '[irqlatd]\nthreshold-us = 1\noutlier-rate = 5\n' >"$CONF"
+systemctl daemon-reload
+n_entries() { journalctl -q -u irqlatd -o cat MESSAGE_ID="$1" 2>/dev/null | wc -l; }
+load() {	# disk IRQs: direct writes and reads on the root disk
+	dd if=/dev/zero of=/var/tmp/irqload bs=4k count=300 oflag=direct,sync 2>/dev/null
+	dd if=/var/tmp/irqload of=/dev/null bs=4k iflag=direct 2>/dev/null
+	rm -f /var/tmp/irqload
+}
+
+check "systemctl start irqlatd succeeds" systemctl start irqlatd
+check "irqlatd is active" [ "$(systemctl is-active irqlatd)" = active ]
+pid=$(systemctl show -p MainPID --value irqlatd)
+diag "MainPID $pid"
+started() { [ "$(n_entries $MID_STARTED)" -eq 1 ] && [ "$(n_entries $MID_ATTACHED)" -eq 2 ]; }
+check "start-up entry and two attach entries in journalctl -u irqlatd" started
+journalctl -q -u irqlatd --no-pager -o cat | head -n 3 | sed 's/^/#   /'
+
+caps=$(awk '/^CapEff/ { print $2 }' "/proc/$pid/status")
+uid=$(awk '/^Uid/ { print $2 }' "/proc/$pid/status")
+diag "uid $uid, CapEff $caps"
+dyn_user() { [ "$uid" -ne 0 ] && [ "$caps" = 000000c000000000 ]; }
+check "runs as a dynamic user (uid $uid) with only CAP_BPF and CAP_PERFMON" dyn_user
+
+load
+status_line() { systemctl show -p StatusText --value irqlatd | grep -qE '^[0-9]+ handlers, [0-9.]+[kM]? IRQ/s'; }
+check "STATUS= becomes 'N handlers, R IRQ/s, ...'" retry 10 status_line
+diag "$(systemctl show -p StatusText --value irqlatd)"
+status_shows() { systemctl status --no-pager irqlatd | grep -qE 'Status: "[0-9]+ handlers, '; }
+check "systemctl status irqlatd shows the STATUS line" status_shows
+systemctl status --no-pager irqlatd | head -n 8 | sed 's/^/#   /'
+top_works() { irqlat --top --batch -n 1 | grep -qE '^ *[0-9]+ +[^ ]+ +[0-9]+'; }
+check "irqlat --top --batch lists handlers" top_works
+irqlat --top --batch -n 1 | head -n 6 | sed 's/^/#   /'
+as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups irqlat status >/dev/null; }
+check "irqlat works as an unprivileged user (socket in RuntimeDirectory=)" as_nobody
+watchdog() { [ "$(systemctl show -p WatchdogUSec --value irqlatd)" = 30s ] && [ -n "$(systemctl show -p WatchdogTimestamp --value irqlatd)" ]; }
+check "watchdog armed and pinged (WatchdogUSec=30s, WatchdogTimestamp set)" watchdog
+
+outliers() { [ "$(n_entries $MID_OUTLIER)" -gt 0 ]; }
+check "outlier entries in journalctl -u irqlatd" retry 10 outliers
+entry=$(journalctl -q -u irqlatd -o export MESSAGE_ID=$MID_OUTLIER -n 1)
+has_fields() {
+	for f in IRQ IRQ_NAME CPU DURATION_NS THRESHOLD_NS INTERRUPTED_PID INTERRUPTED_COMM; do
+		printf '%s\n' "$entry" | grep -q "^$f=" || { diag "no $f"; return 1; }
+	done
+	printf '%s\n' "$entry" | grep -qx 'PRIORITY=4' && printf '%s\n' "$entry" | grep -qx 'THRESHOLD_NS=1000'
+}
+check "an outlier entry has every field, PRIORITY=4, THRESHOLD_NS=1000" has_fields
+irq=$(printf '%s\n' "$entry" | sed -n 's/^IRQ=//p')
+name=$(printf '%s\n' "$entry" | sed -n 's/^IRQ_NAME=//p')
+check "its IRQ $irq ($name) is a line of /proc/interrupts" grep -qE "^ *$irq:.* $name( |\$)" /proc/interrupts
+by_irq() {	# journalctl IRQ=N finds that IRQ's outliers and nothing else
+	n=$(journalctl -q -u irqlatd IRQ="$irq" -o export | grep -c "^IRQ=")
+	m=$(journalctl -q -u irqlatd IRQ="$irq" -o export | grep -c "^IRQ=$irq\$")
+	[ "$n" -gt 0 ] && [ "$n" -eq "$m" ]
+}
+check "journalctl -u irqlatd IRQ=$irq finds exactly that IRQ's entries" by_irq
+explained() { journalctl -q -u irqlatd -x --no-pager MESSAGE_ID=$MID_OUTLIER -n 1 | grep -q 'Subject: IRQ .* handler ran longer than the threshold'; }
+check "journalctl -x explains the outlier entry (installed catalog)" explained
+
