@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,62 @@ static int set_bool(int *out, const char *value)
 	return 0;
 }
 
+static struct tp_config *tp_config_find(struct daemon_config *c, const char *name, size_t len)
+{
+	for (unsigned i = 0; i < c->ntracepoints; i++)
+		if (strlen(c->tracepoints[i].name) == len && !strncmp(c->tracepoints[i].name, name, len))
+			return &c->tracepoints[i];
+	return NULL;
+}
+
+int tracepoint_add(struct daemon_config *c, const char *name, size_t len, char *why, size_t wlen)
+{
+	if (!len || len >= TP_NAME_MAX) {
+		snprintf(why, wlen, "takes SYSTEM:EVENT of 1 to %d bytes", TP_NAME_MAX - 1);
+		return -EINVAL;
+	}
+	if (tp_config_find(c, name, len))
+		return 0;	/* named twice: once is enough */
+	if (c->ntracepoints == MAX_TRACEPOINTS) {
+		snprintf(why, wlen, "names more than %d tracepoints", MAX_TRACEPOINTS);
+		return -EINVAL;
+	}
+	memset(&c->tracepoints[c->ntracepoints], 0, sizeof(c->tracepoints[0]));
+	snprintf(c->tracepoints[c->ntracepoints++].name, TP_NAME_MAX, "%.*s", (int)len, name);
+	return 0;
+}
+
+/* "SYSTEM:EVENT=VALUE" for a tracepoint already in the list */
+static int tp_setting(struct daemon_config *c, const char *key, const char *value, char *why, size_t len)
+{
+	bool period = !strcmp(key, "tracepoint-period");
+	const char *eq = strchr(value, '=');
+	struct tp_config *t;
+	uint64_t ns;
+
+	if (!eq || eq == value || !eq[1]) {
+		snprintf(why, len, "takes SYSTEM:EVENT=%s, not '%s'",
+			 period ? "DURATION (e.g. silly:me_silly=1000ms)" : "ARG (e.g. silly:me_silly=count)", value);
+		return -EINVAL;
+	}
+	t = tp_config_find(c, value, (size_t)(eq - value));
+	if (!t) {
+		snprintf(why, len, "names %.*s, which is not a consumed tracepoint: add --tracepoint %.*s",
+			 (int)(eq - value), value, (int)(eq - value), value);
+		return -EINVAL;
+	}
+	if (period) {
+		if (parse_duration_ns(eq + 1, &ns) < 0)
+			return bad(why, len, "takes a duration with a unit (ns, us, ms, s) up to 1h, not '%s'", eq + 1);
+		t->period_ns = ns;
+	} else {
+		if (strlen(eq + 1) >= TP_ARG_NAME_MAX)
+			return bad(why, len, "argument name '%s' is too long", eq + 1);
+		snprintf(t->counter, sizeof(t->counter), "%s", eq + 1);
+	}
+	return 0;
+}
+
 /* The ranges are the command line's (src/options.c): one meaning per key, wherever it is set. */
 int config_set(struct daemon_config *c, const char *key, const char *value, char *why, size_t len)
 {
@@ -91,6 +148,25 @@ int config_set(struct daemon_config *c, const char *key, const char *value, char
 	} else if (!strcmp(key, "tracepoint-priority")) {
 		if (priority_parse(value, &c->tracepoint_priority) < 0)
 			return bad(why, len, "takes a syslog level (emerg, alert, crit, err, warning, notice, info, debug), not '%s'", value);
+	} else if (!strcmp(key, "tracepoint")) {
+		/* a list, separated by commas or blanks, that replaces the built-in default */
+		c->ntracepoints = 0;
+		for (const char *p = value + strspn(value, ", \t"); *p; p += strspn(p, ", \t")) {
+			size_t n = strcspn(p, ", \t");
+
+			if (tracepoint_add(c, p, n, why, len) < 0)
+				return -EINVAL;
+			p += n;
+		}
+	} else if (!strcmp(key, "no-tracepoints")) {
+		int none;
+
+		if (set_bool(&none, value) < 0)
+			return bad(why, len, "takes yes or no, not '%s'", value);
+		if (none)
+			c->ntracepoints = 0;
+	} else if (!strcmp(key, "tracepoint-period") || !strcmp(key, "tracepoint-counter")) {
+		return tp_setting(c, key, value, why, len);
 	} else if (!strcmp(key, "verbose")) {
 		if (set_bool(&c->verbose, value) < 0)
 			return bad(why, len, "takes yes or no, not '%s'", value);
@@ -210,12 +286,17 @@ static void keep_for_restart(struct daemon_config *n, const struct daemon_config
 	if (n->attach != o->attach)
 		log_warning("%s: attach changed from %s to %s: %s", n->config_path, attach_names[o->attach],
 			    attach_names[n->attach], restart);
+	if (n->ntracepoints != o->ntracepoints ||
+	    memcmp(n->tracepoints, o->tracepoints, n->ntracepoints * sizeof(n->tracepoints[0])))
+		log_warning("%s: the tracepoints to consume changed: %s", n->config_path, restart);
 	if (strcmp(n->socket_path, o->socket_path))
 		log_warning("%s: socket changed from %s to %s: %s", n->config_path, o->socket_path, n->socket_path, restart);
 	n->max_cells = o->max_cells;
 	n->ringbuf_kb = o->ringbuf_kb;
 	n->attach = o->attach;
 	memcpy(n->socket_path, o->socket_path, sizeof(n->socket_path));
+	n->ntracepoints = o->ntracepoints;
+	memcpy(n->tracepoints, o->tracepoints, sizeof(n->tracepoints));
 }
 
 int config_reload(const struct daemon_config *old, int argc, char **argv, struct daemon_config *n,

@@ -17,6 +17,8 @@ const char *priority_name(int prio);
 /* Sets one key from its text value (file or command line). 0, or -EINVAL with why filled in
  * ("takes a whole number from 10 to 60000, not 'x'") or -ENOENT for an unknown key. */
 int config_set(struct daemon_config *c, const char *key, const char *value, char *why, size_t len);
+/* Adds the tracepoint name[0..len) to the list (once); -EINVAL with why when it does not fit. */
+int tracepoint_add(struct daemon_config *c, const char *name, size_t len, char *why, size_t wlen);
 
 /* Reads path into c. A missing file is fine when it is the default path and was not asked
  * for (explicit = 0). Returns 0, or -EINVAL/-errno with err filled with one line naming the

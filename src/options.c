@@ -47,53 +47,12 @@ int parse_duration_ns(const char *s, uint64_t *ns)
 	return -EINVAL;
 }
 
-static struct tp_config *tp_config_find(struct daemon_config *c, const char *name, size_t len)
-{
-	for (unsigned i = 0; i < c->ntracepoints; i++)
-		if (strlen(c->tracepoints[i].name) == len && !strncmp(c->tracepoints[i].name, name, len))
-			return &c->tracepoints[i];
-	return NULL;
-}
-
 /* --tracepoint-period / --tracepoint-counter: "SYSTEM:EVENT=VALUE", applied after all
  * --tracepoint options so their order does not matter. */
 struct tp_setting {
-	const char *opt;
+	const char *opt;	/* the key, without dashes */
 	const char *arg;
 };
-
-static int apply_tp_setting(struct daemon_config *c, const struct tp_setting *s, FILE *err)
-{
-	const char *eq = strchr(s->arg, '=');
-	struct tp_config *t;
-	uint64_t ns;
-
-	if (!eq || eq == s->arg || !eq[1]) {
-		fprintf(err, "irqlatd: %s takes SYSTEM:EVENT=%s, not '%s'\n", s->opt,
-			!strcmp(s->opt, "--tracepoint-period") ? "DURATION (e.g. silly:me_silly=1000ms)" : "ARG (e.g. silly:me_silly=count)", s->arg);
-		return EXIT_USAGE;
-	}
-	t = tp_config_find(c, s->arg, (size_t)(eq - s->arg));
-	if (!t) {
-		fprintf(err, "irqlatd: %s names %.*s, which is not a consumed tracepoint: add --tracepoint %.*s\n",
-			s->opt, (int)(eq - s->arg), s->arg, (int)(eq - s->arg), s->arg);
-		return EXIT_USAGE;
-	}
-	if (!strcmp(s->opt, "--tracepoint-period")) {
-		if (parse_duration_ns(eq + 1, &ns) < 0) {
-			fprintf(err, "irqlatd: --tracepoint-period takes a duration with a unit (ns, us, ms, s) up to 1h, not '%s'\n", eq + 1);
-			return EXIT_USAGE;
-		}
-		t->period_ns = ns;
-	} else {
-		if (strlen(eq + 1) >= TP_ARG_NAME_MAX) {
-			fprintf(err, "irqlatd: --tracepoint-counter: argument name '%s' is too long\n", eq + 1);
-			return EXIT_USAGE;
-		}
-		snprintf(t->counter, sizeof(t->counter), "%s", eq + 1);
-	}
-	return 0;
-}
 
 uint32_t default_max_cells(unsigned ncpus)
 {
@@ -144,6 +103,14 @@ enum { OPT_ATTACH = 256, OPT_MAX_CELLS, OPT_RINGBUF_KB, OPT_OUTLIER_RATE, OPT_LO
        OPT_TRACEPOINT, OPT_NO_TRACEPOINTS, OPT_TP_PERIOD, OPT_TP_COUNTER,
        OPT_SUMMARY_INTERVAL, OPT_TRACEPOINT_PRIORITY };
 
+static const char *long_name(const struct option *opts, int val)
+{
+	for (; opts->name; opts++)
+		if (opts->val == val)
+			return opts->name;
+	return "?";
+}
+
 int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *out, FILE *err)
 {
 	static const struct option opts[] = {
@@ -173,7 +140,6 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 	unsigned nsettings = 0;
 	int tp_given = 0;
 	char why[256];
-	uint64_t v;
 	int o;
 
 	optind = 0;	/* reset, so tests can parse more than once */
@@ -181,59 +147,24 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 	while ((o = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		switch (o) {
 		case 't':
-			if (parse_u64(optarg, 0, 60000000, &v) < 0) {
-				fprintf(err, "irqlatd: --threshold-us takes a whole number of microseconds from 0 to 60000000, not '%s'\n", optarg);
-				return EXIT_USAGE;
-			}
-			c->threshold_ns = v * 1000;
-			break;
 		case 'i':
-			if (parse_u64(optarg, 10, 60000, &v) < 0) {
-				fprintf(err, "irqlatd: --interval-ms takes a whole number from 10 to 60000, not '%s'\n", optarg);
-				return EXIT_USAGE;
-			}
-			c->interval_ms = (uint32_t)v;
-			break;
 		case 's':
-			if (!*optarg || strlen(optarg) >= sizeof(c->socket_path)) {
-				fprintf(err, "irqlatd: --socket takes a path of 1 to %zu bytes\n", sizeof(c->socket_path) - 1);
-				return EXIT_USAGE;
-			}
-			snprintf(c->socket_path, sizeof(c->socket_path), "%s", optarg);
-			break;
 		case OPT_ATTACH:
-			if (attach_mode_parse(optarg, &c->attach) < 0) {
-				fprintf(err, "irqlatd: --attach takes auto, tp_btf or raw_tp, not '%s'\n", optarg);
-				return EXIT_USAGE;
-			}
-			break;
 		case OPT_MAX_CELLS:
-			if (parse_u64(optarg, 1, 1u << 20, &v) < 0) {
-				fprintf(err, "irqlatd: --max-cells takes a whole number from 1 to 1048576, not '%s'\n", optarg);
-				return EXIT_USAGE;
-			}
-			c->max_cells = (uint32_t)v;
-			break;
 		case OPT_RINGBUF_KB:
-			if (parse_u64(optarg, 4, 1u << 20, &v) < 0 || (v & (v - 1))) {
-				fprintf(err, "irqlatd: --ringbuf-kb takes a power of two from 4 to 1048576, not '%s'\n", optarg);
-				return EXIT_USAGE;
-			}
-			c->ringbuf_kb = (uint32_t)v;
-			break;
 		case OPT_OUTLIER_RATE:
-			if (parse_u64(optarg, 0, 1000000, &v) < 0) {
-				fprintf(err, "irqlatd: --outlier-rate takes a whole number from 0 to 1000000, not '%s'\n", optarg);
-				return EXIT_USAGE;
-			}
-			c->outlier_rate = (uint32_t)v;
-			break;
 		case OPT_LOG_TARGET:
-			if (log_target_parse(optarg, &c->log_target) < 0) {
-				fprintf(err, "irqlatd: --log-target takes auto, journal or stderr, not '%s'\n", optarg);
+		case OPT_SUMMARY_INTERVAL:
+		case OPT_TRACEPOINT_PRIORITY: {
+			/* one meaning per key: the configuration file's keys are these options */
+			const char *key = long_name(opts, o);
+
+			if (config_set(c, key, optarg, why, sizeof(why)) < 0) {
+				fprintf(err, "irqlatd: --%s %s\n", key, why);
 				return EXIT_USAGE;
 			}
 			break;
+		}
 		case OPT_TRACEPOINT:
 			if (!tp_given) {	/* the first one replaces the built-in default */
 				c->ntracepoints = 0;
@@ -243,14 +174,10 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 				fprintf(err, "irqlatd: --tracepoint takes SYSTEM:EVENT of 1 to %d bytes\n", TP_NAME_MAX - 1);
 				return EXIT_USAGE;
 			}
-			if (tp_config_find(c, optarg, strlen(optarg)))
-				break;	/* named twice: once is enough */
-			if (c->ntracepoints == MAX_TRACEPOINTS) {
-				fprintf(err, "irqlatd: at most %d --tracepoint options\n", MAX_TRACEPOINTS);
+			if (tracepoint_add(c, optarg, strlen(optarg), why, sizeof(why)) < 0) {
+				fprintf(err, "irqlatd: --tracepoint %s\n", why);
 				return EXIT_USAGE;
 			}
-			memset(&c->tracepoints[c->ntracepoints], 0, sizeof(c->tracepoints[0]));
-			snprintf(c->tracepoints[c->ntracepoints++].name, TP_NAME_MAX, "%s", optarg);
 			break;
 		case OPT_NO_TRACEPOINTS:
 			c->ntracepoints = 0;
@@ -263,7 +190,7 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 				return EXIT_USAGE;
 			}
 			settings[nsettings++] = (struct tp_setting){
-				o == OPT_TP_PERIOD ? "--tracepoint-period" : "--tracepoint-counter", optarg };
+				o == OPT_TP_PERIOD ? "tracepoint-period" : "tracepoint-counter", optarg };
 			break;
 		case 'c':
 			if (!*optarg || strlen(optarg) >= sizeof(c->config_path)) {
@@ -273,16 +200,6 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 			snprintf(c->config_path, sizeof(c->config_path), "%s", optarg);
 			c->config_explicit = 1;
 			break;
-		case OPT_SUMMARY_INTERVAL:
-		case OPT_TRACEPOINT_PRIORITY: {
-			const char *key = o == OPT_SUMMARY_INTERVAL ? "summary-interval-s" : "tracepoint-priority";
-
-			if (config_set(c, key, optarg, why, sizeof(why)) < 0) {
-				fprintf(err, "irqlatd: --%s %s\n", key, why);
-				return EXIT_USAGE;
-			}
-			break;
-		}
 		case 'v':
 			c->verbose = 1;
 			break;
@@ -306,11 +223,10 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 		fprintf(err, "irqlatd: unexpected argument '%s'; see irqlatd --help\n", argv[optind]);
 		return EXIT_USAGE;
 	}
-	for (unsigned i = 0; i < nsettings; i++) {
-		int r = apply_tp_setting(c, &settings[i], err);
-
-		if (r)
-			return r;
-	}
+	for (unsigned i = 0; i < nsettings; i++)
+		if (config_set(c, settings[i].opt, settings[i].arg, why, sizeof(why)) < 0) {
+			fprintf(err, "irqlatd: --%s %s\n", settings[i].opt, why);
+			return EXIT_USAGE;
+		}
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include "collect.h"
 #include "log.h"
 #include "tracepoint.skel.h"
+#include "journal.h"
 #include "tracepoints.h"
 
 #define TRACEFS "/sys/kernel/tracing"
@@ -387,6 +388,7 @@ static int tp_attach(struct tp_set *s, struct tracepoint *t)
 	args_list(t, names, sizeof(names));
 	log_info("attached to tracepoint %s (raw_tp): %u argument%s from %s: %s", t->cfg.name, t->nargs,
 		 t->nargs == 1 ? "" : "s", t->args_source, t->nargs ? names : "none");
+	journal_attached(t->cfg.name, "raw_tp", "tp_event");
 	log_debug("tracepoint %s: attached in %llu ms", t->cfg.name, (unsigned long long)((now_ns() - t0) / 1000000));
 	return 0;
 fail:
@@ -496,6 +498,7 @@ static unsigned detach_all(struct tp_set *s, const char *why)
 			continue;
 		tp_detach(t);
 		t->state = TP_DETACHED;
+		journal_detached(t->cfg.name, "raw_tp", "tp_event");
 		n++;
 		log_info("detached from tracepoint %s (%s): its module can be unloaded now; irqlatd attaches again when it is reloaded",
 			 t->cfg.name, why);
@@ -533,6 +536,7 @@ int tracepoints_start(struct tp_set *s, sd_event *ev, struct server *srv, const 
 	s->rb = rb;
 	s->ringbuf_fd = ringbuf_fd;
 	s->drops_fd = drops_fd;
+	s->cfg = cfg;
 	if (!cfg->ntracepoints)
 		return 0;
 	s->tps = calloc(cfg->ntracepoints, sizeof(*s->tps));
@@ -744,6 +748,13 @@ void tracepoints_handle(struct tp_set *s, const void *data, size_t size)
 		add_interval(s, t, e->ts_ns - t->prev_ts_ns);
 	t->prev_ts_ns = e->ts_ns;
 
+	if (s->cfg && (log_to_journal() || s->cfg->tracepoint_priority <= log_max_priority())) {
+		const char *names[TP_MAX_ARGS] = { 0 };
+
+		for (unsigned i = 0; i < t->nargs && i < TP_MAX_ARGS; i++)
+			names[i] = t->args[i].name;
+		journal_tracepoint_event(t->system, t->event, names, e, s->cfg->tracepoint_priority);
+	}
 	if (s->srv && server_clients(s->srv)) {
 		json_object *o = event_json(t, e);
 
@@ -857,6 +868,7 @@ json_object *tracepoints_request(struct tp_set *s, const char *cmd, json_object 
 		if (detach && c->state == TP_ATTACHED) {
 			tp_detach(c);
 			c->state = TP_DETACHED;
+			journal_detached(c->cfg.name, "raw_tp", "tp_event");
 			log_info("detached from tracepoint %s (client request): its module can be unloaded now; irqlatd attaches again when it is reloaded",
 				 c->cfg.name);
 			json_object_array_add(done, json_object_new_string(c->cfg.name));

@@ -79,6 +79,7 @@ struct tp_set {
 	unsigned n;
 	uint64_t tick;
 	uint64_t dropped;	/* DROP_TRACEPOINT, summed over CPUs, at the last tick */
+	const struct daemon_config *cfg;	/* the daemon's, kept current by reloads */
 };
 
 /* Starts consuming the configured tracepoints; a bad or missing tracepoint is logged, not an
