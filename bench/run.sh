@@ -154,7 +154,7 @@ measure() {
 			 | {n: $A[tostring].name, rt: delta(.; "run_time_ns"), cnt: delta(.; "run_cnt")}
 			 | select(.cnt > 0)] as $p
 			| "\(name)_ns \([$p[] | .rt / .cnt] | add // 0)",
-			  "\(name)_progs \([$p[] | "\(.n):\(.cnt)"] | join(","))";
+			  "\(name)_progs \([$p[] | "\(.n)=\(.rt / .cnt | round)ns/\(.cnt)runs"] | join(","))";
 		group("warm"; $warm), group("floor"; $floor), group("irqlatd"; $irqlatd), group("bpftrace"; $bpftrace),
 		"others \([$A | to_entries[] | .value | select((.id | tostring) as $i |
 			($warm + "," + $floor + "," + $irqlatd + "," + $bpftrace | split(",") | index($i)) == null)
@@ -179,8 +179,8 @@ for r in $(seq "$ROUNDS"); do
 		printf '%s %s %s %s %s %s %s %s %s %s\n' "$r" "$order" "$(get warm_ns)" "$(get floor_ns)" \
 			"$(get irqlatd_ns)" "$(get bpftrace_ns)" "$(get irq_rate)" \
 			"$(get daemon_cpu_ms_per_s)" "$(get daemon_sched_ms_per_s)" "$(get daemon_hwm_kib)" >>"$RESULTS"
-		printf 'round %s, %s: disk IRQ %s at %s/s; programs %s | %s | %s; other programs that ran: %s\n' \
-			"$r" "$order" "$(get irq)" "$(get irq_rate)" "$(get floor_progs)" "$(get irqlatd_progs)" \
+		printf 'round %s, %s: disk IRQ %s at %s/s; programs %s %s %s %s; other programs that ran: %s\n' \
+			"$r" "$order" "$(get irq)" "$(get irq_rate)" "$(get warm_progs)" "$(get floor_progs)" "$(get irqlatd_progs)" \
 			"$(get bpftrace_progs)" "$(get others | grep . || echo none)"
 	done
 done
