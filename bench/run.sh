@@ -33,13 +33,15 @@ USAGE
 
 die() { echo "bench: $*" >&2; exit 1; }
 
+bad_usage() { echo "bench: $*" >&2; usage >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
-	--seconds) RUN_SECONDS=${2:-}; shift 2 || { usage >&2; exit 2; } ;;
-	--rounds) ROUNDS=${2:-}; shift 2 || { usage >&2; exit 2; } ;;
-	--attach) ATTACH=${2:-}; shift 2 || { usage >&2; exit 2; } ;;
+	--seconds|--rounds|--attach) [ $# -ge 2 ] || bad_usage "$1 needs a value" ;;&
+	--seconds) RUN_SECONDS=$2; shift 2 ;;
+	--rounds) ROUNDS=$2; shift 2 ;;
+	--attach) ATTACH=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
-	*) echo "bench: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
+	*) bad_usage "unknown argument '$1'" ;;
 	esac
 done
 [[ $RUN_SECONDS =~ ^[1-9][0-9]*$ ]] || { echo "bench: --seconds takes a positive integer, not '$RUN_SECONDS'" >&2; exit 2; }
@@ -55,7 +57,7 @@ for t in bpftool bpftrace fio jq; do
 done
 
 TMP=$(mktemp -d /tmp/irqlat-bench.XXXXXX)
-FLOOR_PID= DAEMON_PID= BT_PID=
+FLOOR_PID='' DAEMON_PID='' BT_PID=''
 stop() {	# stop PID-variable SIGNAL: stops what this script started, by its pid
 	local pid=${!1}
 	[ -n "$pid" ] || return 0
@@ -169,19 +171,25 @@ measure() {
 }
 
 mkdir -p "$BUILD/bench"
-echo "bench: $(uname -r), $(nproc) CPUs, fio ${RUN_SECONDS}s per measurement, $ROUNDS round(s), irqlatd --attach $ATTACH"
+OUT=$BUILD/bench/results.txt	# everything printed below, kept
+echo "bench: $(date -u '+%F %T UTC'), $(uname -r), $(nproc) CPUs, fio ${RUN_SECONDS}s per measurement, $ROUNDS round(s), irqlatd --attach $ATTACH" | tee "$OUT"
 RESULTS=$TMP/results
+disturbed=0
 for r in $(seq "$ROUNDS"); do
 	for order in irqlatd-first floor-first; do
 		measure "$order" >"$TMP/m" || exit 1
 		get() { awk -v k="$1" '$1 == k { print $2 }' "$TMP/m"; }
-		[ "$(get floor_ns)" != 0 ] && [ "$(get irqlatd_ns)" != 0 ] || die "no IRQs measured: $(cat "$TMP/m")"
+		if [ "$(get floor_ns)" = 0 ] || [ "$(get irqlatd_ns)" = 0 ]; then
+			die "no IRQs measured: $(cat "$TMP/m")"
+		fi
 		printf '%s %s %s %s %s %s %s %s %s %s\n' "$r" "$order" "$(get warm_ns)" "$(get floor_ns)" \
 			"$(get irqlatd_ns)" "$(get bpftrace_ns)" "$(get irq_rate)" \
 			"$(get daemon_cpu_ms_per_s)" "$(get daemon_sched_ms_per_s)" "$(get daemon_hwm_kib)" >>"$RESULTS"
+		others=$(get others)
+		[ -z "$others" ] || disturbed=1
 		printf 'round %s, %s: disk IRQ %s at %s/s; programs %s %s %s %s; other programs that ran: %s\n' \
 			"$r" "$order" "$(get irq)" "$(get irq_rate)" "$(get warm_progs)" "$(get floor_progs)" "$(get irqlatd_progs)" \
-			"$(get bpftrace_progs)" "$(get others | grep . || echo none)"
+			"$(get bpftrace_progs)" "${others:-none}" | tee -a "$OUT"
 	done
 done
 
@@ -207,5 +215,8 @@ END {
 	print ""
 	printf "target: irqlatd/floor    <= %.2f: %.2f  %s\n", tf, sum_rf / n, verdict(sum_rf / n <= tf)
 	printf "target: bpftrace/irqlatd >= %.2f: %.2f  %s\n", tb, sum_rb / n, verdict(sum_rb / n >= tb)
-}' "$RESULTS" | tee "$BUILD/bench/results.txt"
-echo "bench: this table is also in $BUILD/bench/results.txt"
+}' "$RESULTS" | tee -a "$OUT"
+if [ "$disturbed" = 1 ]; then
+	echo "bench: warning: other BPF programs ran during the measurement (listed above): they share the tracepoints and the CPUs, so absolute ns are disturbed; the ratios are still taken within each run" | tee -a "$OUT"
+fi
+echo "bench: this output is also in $OUT"
