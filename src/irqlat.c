@@ -58,9 +58,14 @@ static void print_header(json_object *s, int nrows)
 		}
 	}
 	fmt_count(rate, sizeof(rate), get_d(s, "rate"));
-	printf("irqlat - up %.0fs, window %s, %s IRQ/s, %d handlers, %llu drops\n", get_d(s, "uptime_s"),
+	printf("irqlat - up %.0fs, window %s, %s IRQ/s, %d handlers, %llu drops", get_d(s, "uptime_s"),
 	       json_object_object_get_ex(s, "window", &v) ? json_object_get_string(v) : "?", rate, nrows,
 	       (unsigned long long)lost);
+	/* the cumulative average: batch output has no earlier snapshot to take a delta from */
+	if (json_object_object_get_ex(s, "bpf", &v) && get_d(v, "run_cnt") > 0)
+		printf(", cost %.0f ns/IRQ\n", get_d(v, "ns_per_irq"));
+	else
+		printf(", cost n/a (sysctl kernel.bpf_stats_enabled=1)\n");
 }
 
 static void sleep_s(double s)
