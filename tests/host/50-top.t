@@ -3,7 +3,7 @@
 # under fio load, against a real daemon. The rows are parsed here, independently of the code,
 # and checked against /proc/interrupts and bpftool where a reference exists.
 . "$(dirname "$0")/../lib.sh"
-plan 50
+plan 52
 
 TM=(tmux -L "irqlat-test-$$")
 PANE=top:0.0
@@ -117,6 +117,13 @@ wait_shell() {	# until irqlat has exited and the shell has the terminal again
 	return 1
 }
 type_cmd() { "${TM[@]}" send-keys -t "$PANE" -l "$1"; "${TM[@]}" send-keys -t "$PANE" Enter; }
+
+# --help, irqlat(1) and the bash completion name the same options
+opts=$("$IRQLAT" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+missing_man=$(for o in $opts; do grep -qF -- "\\-\\-${o#--}" "$TOP/docs/irqlat.1" || echo "$o"; done)
+check "every option of irqlat --help is in irqlat(1)${missing_man:+ (missing: $missing_man)}" test -z "$missing_man"
+missing_comp=$(for o in $opts; do bash -c 'source "$1"; COMP_WORDS=(irqlat "$2"); COMP_CWORD=1; _irqlat; printf "%s\n" "${COMPREPLY[@]}"' _ "$TOP/completion/irqlat.bash" "$o" | grep -qx -- "$o" || echo "$o"; done)
+check "bash completion completes every option of irqlat --help${missing_comp:+ (missing: $missing_comp)}" test -z "$missing_comp"
 
 IRQ=$(disk_irq)
 diag "disk IRQ: ${IRQ:-none}"
