@@ -837,6 +837,15 @@ static int start_screen(struct top *t)
 		return -1;
 	}
 	screen_on = 1;
+	/* terminfo knows "dumb" too, but a screen needs cursor addressing */
+	const char *cup = tigetstr("cup");
+
+	if (!cup || cup == (char *)-1) {
+		restore_terminal();
+		fprintf(stderr, "irqlat: this terminal (TERM=%s) cannot move the cursor, so it cannot show the screen: use --batch\n",
+			getenv("TERM") ?: "");
+		return -1;
+	}
 	cbreak();
 	noecho();
 	nonl();
