@@ -134,25 +134,35 @@ static void print_hist(json_object *h)
 	printf("IRQ %d (%s): %llu runs in window, p50 ", json_object_object_get_ex(h, "irq", &v) ? json_object_get_int(v) : -1,
 	       json_object_object_get_ex(h, "name", &v) ? json_object_get_string(v) : "?",
 	       (unsigned long long)(json_object_object_get_ex(h, "window_count", &v) ? json_object_get_uint64(v) : 0));
-	fmt_ns(lo, sizeof(lo), (uint64_t)get_d(h, "p50_ns"));
-	fmt_ns(hi, sizeof(hi), (uint64_t)get_d(h, "p99_ns"));
+	uint64_t q[3] = { (uint64_t)get_d(h, "p50_ns"), (uint64_t)get_d(h, "p99_ns"), (uint64_t)get_d(h, "p999_ns") };
+	static const char *const qname[3] = { "p50", "p99", "p99.9" };
+
+	fmt_ns(lo, sizeof(lo), q[0]);
+	fmt_ns(hi, sizeof(hi), q[1]);
 	printf("%s, p99 %s, ", lo, hi);
-	fmt_ns(lo, sizeof(lo), (uint64_t)get_d(h, "max_ns"));
-	printf("max %s\n", lo);
+	fmt_ns(lo, sizeof(lo), q[2]);
+	fmt_ns(hi, sizeof(hi), (uint64_t)get_d(h, "max_ns"));
+	printf("p99.9 %s, max %s\n", lo, hi);
 	for (size_t i = 0; i < nb; i++) {
 		json_object *b = json_object_array_get_idx(buckets, i);
 		uint64_t l = json_object_get_uint64(json_object_array_get_idx(b, 0));
 		uint64_t u = json_object_get_uint64(json_object_array_get_idx(b, 1));
 		uint64_t n = json_object_get_uint64(json_object_array_get_idx(b, 2));
 		int bar = peak ? (int)((n * 40 + peak - 1) / peak) : 0;
+		char marks[32] = "";
 
+		/* the buckets the percentiles fall in, as on the screen */
+		for (int k = 0; k < 3; k++)
+			if (q[k] >= l && (!u || q[k] < u))
+				snprintf(marks + strlen(marks), sizeof(marks) - strlen(marks), "%s%s",
+					 marks[0] ? "," : " <- ", qname[k]);
 		fmt_ns(lo, sizeof(lo), l);
 		if (u)
 			fmt_ns(hi, sizeof(hi), u);
 		else
 			snprintf(hi, sizeof(hi), "inf");
-		printf("  %7s - %-7s %10llu |%.*s\n", lo, hi, (unsigned long long)n, bar,
-		       "########################################");
+		printf("  %7s - %-7s %10llu |%-40.*s%s\n", lo, hi, (unsigned long long)n, bar,
+		       "########################################", marks);
 	}
 }
 
