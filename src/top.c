@@ -14,10 +14,11 @@
 #include <curses.h>
 #include "table.h"
 #include "top.h"
+#include "tpclient.h"
 #include "util.h"
 
 #define REQUEST_TIMEOUT_MS 2000
-#define TP_LINES_MAX 4
+#define TP_LINES_MAX 4	/* tracepoint rows on the screen at most */
 
 enum view { VIEW_TABLE, VIEW_HIST, VIEW_HELP };
 enum { PAIR_P99 = 1, PAIR_MAX, PAIR_WARN };
@@ -432,52 +433,27 @@ static void draw_cpus(struct top *t, int y, const struct row *r, double wsecs)
 	}
 }
 
-static void draw_tracepoints(int y, json_object *tps, int nlines)
+/* The tracepoint section: the same table as the batch output (tpclient.c), cut to the width. */
+static void draw_tracepoints(int y, json_object *summary, int nlines)
 {
-	char rate[16], a[16], b[16], c[16];
+	char *text = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int first = 1;
 
-	attron(A_BOLD);
-	mvprintw(y++, 0, "%-24s %10s %8s %8s %8s %8s %8s  %s", "TRACEPOINT", "EVENTS", "RATE/s", "GAPS", "LATE50",
-		 "LATE99", "LATEMAX", "LAST");
-	attroff(A_BOLD);
-	for (int i = 0; i < nlines - 1 && i < (int)json_object_array_length(tps); i++) {
-		json_object *tp = json_object_array_get_idx(tps, (size_t)i), *late = NULL, *last = NULL;
-		const char *name = get_str(tp, "name") ?: get_str(tp, "tracepoint") ?: get_str(tp, "event") ?: "?";
-		uint64_t events = get_u64(tp, "events") ?: get_u64(tp, "count");
-		uint64_t p50, p99, mx;
-		char lastbuf[128] = "";
-
-		/* accepted both as {"lateness":{"p50_ns":..}} and as flat lateness_p50_ns */
-		if (json_object_object_get_ex(tp, "lateness", &late) && json_object_is_type(late, json_type_object)) {
-			p50 = get_u64(late, "p50_ns");
-			p99 = get_u64(late, "p99_ns");
-			mx = get_u64(late, "max_ns");
-		} else {
-			p50 = get_u64(tp, "lateness_p50_ns");
-			p99 = get_u64(tp, "lateness_p99_ns");
-			mx = get_u64(tp, "lateness_max_ns");
-		}
-		if (json_object_object_get_ex(tp, "last_args", &last) || json_object_object_get_ex(tp, "last", &last) ||
-		    json_object_object_get_ex(tp, "args", &last)) {
-			if (json_object_is_type(last, json_type_object)) {
-				size_t off = 0;
-
-				json_object_object_foreach(last, k, v) {
-					if (off < sizeof(lastbuf))
-						off += (size_t)snprintf(lastbuf + off, sizeof(lastbuf) - off, "%s%s=%s", off ? " " : "",
-									 k, json_object_get_string(v));
-				}
-			} else {
-				snprintf(lastbuf, sizeof(lastbuf), "%s", json_object_to_json_string_ext(last, JSON_C_TO_STRING_PLAIN));
-			}
-		}
-		fmt_count(rate, sizeof(rate), get_double(tp, "rate"));
-		fmt_ns(a, sizeof(a), p50);
-		fmt_ns(b, sizeof(b), p99);
-		fmt_ns(c, sizeof(c), mx);
-		mvprintw(y++, 0, "%-24.24s %10llu %8s %8llu %8s %8s %8s  %.*s", name, (unsigned long long)events, rate,
-			 (unsigned long long)get_u64(tp, "gaps"), a, b, c, COLS > 86 ? COLS - 86 : 0, lastbuf);
+	if (!f)
+		return;
+	tp_print_section(f, summary);
+	fclose(f);
+	for (line = strtok_r(text, "\n", &save); line && nlines > 0; line = strtok_r(NULL, "\n", &save), nlines--) {
+		if (first)
+			attron(A_BOLD);
+		mvprintw(y++, 0, "%.*s", COLS, line);
+		if (first)
+			attroff(A_BOLD);
+		first = 0;
 	}
+	free(text);
 }
 
 static void draw_table(struct top *t)
@@ -492,7 +468,7 @@ static void draw_table(struct top *t)
 	ncols = fit_columns(t, COLS, cols, &name_w);
 	if (t->summary && json_object_object_get_ex(t->summary, "tracepoints", &tps) &&
 	    json_object_is_type(tps, json_type_array) && json_object_array_length(tps)) {
-		tp_lines = 2 + (int)json_object_array_length(tps);
+		tp_lines = 2 + (int)json_object_array_length(tps);	/* a blank line, the header, rows */
 		if (tp_lines > TP_LINES_MAX + 2)
 			tp_lines = TP_LINES_MAX + 2;
 		if (bottom - tp_lines - y < 3)
@@ -559,7 +535,7 @@ static void draw_table(struct top *t)
 		mvprintw(y, 0, t->summary ? (t->filter[0] ? "no handler matches '%s'" : "no hard IRQ handled yet")
 					  : "waiting for irqlatd", t->filter);
 	if (tp_lines)
-		draw_tracepoints(bottom - tp_lines + 1, tps, tp_lines - 1);
+		draw_tracepoints(bottom - tp_lines + 1, t->summary, tp_lines - 1);
 	attron(A_DIM);
 	mvprintw(bottom, 0, "%.*s", COLS, "q quit  ? help  p m r n t i a sort  R reverse  w window  c CPUs  / filter  Enter histogram");
 	attroff(A_DIM);
