@@ -49,7 +49,7 @@ _irqlat()
 	local i sub=
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		top | hist | status | events)
+		top | hist | status | events | detach | attach)
 			sub=${words[i]}
 			break
 			;;
@@ -60,7 +60,13 @@ _irqlat()
 	done
 	case $sub in
 	"")
-		COMPREPLY=($(compgen -W "top hist status events" -- "$cur"))
+		COMPREPLY=($(compgen -W "top hist status events detach attach" -- "$cur"))
+		;;
+	detach | attach)
+		# the tracepoints the daemon consumes, as it lists them
+		local tps
+		tps=$(irqlat --top --batch --iterations 1 --json 2>/dev/null | grep -o '"tracepoint":"[^"]*"' | cut -d'"' -f4)
+		COMPREPLY=($(compgen -W "all $tps" -- "$cur"))
 		;;
 	hist)
 		local targets
