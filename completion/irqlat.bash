@@ -1,4 +1,5 @@
 # bash completion for irqlat(1)                                       -*- shell-script -*-
+# shellcheck disable=SC2207 # COMPREPLY=($(compgen ...)): words never hold spaces here
 _irqlat()
 {
 	local cur prev words cword

@@ -2,6 +2,7 @@
 # irqlat --top driven in tmux as a person would: keys in, the screen's text out (capture-pane),
 # under fio load, against a real daemon. The rows are parsed here, independently of the code,
 # and checked against /proc/interrupts and bpftool where a reference exists.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 plan 54
 
@@ -18,6 +19,7 @@ stop_fio() {	# fio_load runs in a subshell: stop its fio processes by their pids
 	[ -n "$FIO_PID" ] || return 0
 	local kids
 	kids=$(pgrep -P "$FIO_PID")
+	# shellcheck disable=SC2086 # one pid per word
 	[ -n "$kids" ] && kill $kids 2>/dev/null
 	wait "$FIO_PID" 2>/dev/null
 	FIO_PID=
@@ -151,6 +153,7 @@ check "the disk IRQ has a row, and the default sort is P99, highest first" pytho
 
 # each sort key, in turn: the arrow moves to its column and the rows follow that column
 for spec in "m MAX down" "r RATE/s down" "n COUNT down" "t %TIME down" "i IRQ up" "a NAME up" "R NAME down" "p P99 up"; do
+	# shellcheck disable=SC2086 # key, column, direction
 	set -- $spec
 	keys "$1"
 	frame >"$TMP/sort"
@@ -266,7 +269,7 @@ wait_for "^ +$IRQ " 10
 frame -e >"$TMP/nocolour"
 check "NO_COLOR: no coloured rows" sh -c "! grep -qP '\e\[([0-9]+;)*3[13](;[0-9]+)*m' '$TMP/nocolour'"
 pid=$(pgrep -P "$(pane_flag pane_pid)" -x irqlat)
-kill -TERM $pid
+kill -TERM "$pid"
 check "SIGTERM exits irqlat" wait_shell
 type_cmd "stty -g > $TMP/stty.after2"
 sleep 0.5
@@ -347,7 +350,7 @@ st=$(irqlat status --json)
 ids=$(jq -r '.bpf.prog_ids[]' <<<"$st")
 listed=0
 for id in $ids; do bpftool prog show id "$id" 2>/dev/null | grep -q "irq_e" && listed=$((listed + 1)); done
-check "status names the attached programs by id, and bpftool lists them (ids: $(echo $ids))" test "$listed" -eq 2
+check "status names the attached programs by id, and bpftool lists them (ids: ${ids//$'\n'/ })" test "$listed" -eq 2
 # the cost against bpftool's own run-time counters of the same two programs
 cost=$(jq '.bpf.ns_per_irq // 0' <<<"$st")
 ref=$(for id in $ids; do bpftool -j prog show id "$id"; done | jq -s '(map(.run_time_ns // 0) | add) / ((.[1].run_cnt // 0) + 0.000001)')
