@@ -91,6 +91,9 @@ int config_set(struct daemon_config *c, const char *key, const char *value, char
 	} else if (!strcmp(key, "tracepoint-priority")) {
 		if (priority_parse(value, &c->tracepoint_priority) < 0)
 			return bad(why, len, "takes a syslog level (emerg, alert, crit, err, warning, notice, info, debug), not '%s'", value);
+	} else if (!strcmp(key, "bpf-stats")) {
+		if (set_bool(&c->bpf_stats, value) < 0)
+			return bad(why, len, "takes yes or no, not '%s'", value);
 	} else if (!strcmp(key, "verbose")) {
 		if (set_bool(&c->verbose, value) < 0)
 			return bad(why, len, "takes yes or no, not '%s'", value);
@@ -212,6 +215,10 @@ static void keep_for_restart(struct daemon_config *n, const struct daemon_config
 			    attach_names[n->attach], restart);
 	if (strcmp(n->socket_path, o->socket_path))
 		log_warning("%s: socket changed from %s to %s: %s", n->config_path, o->socket_path, n->socket_path, restart);
+	if (n->bpf_stats != o->bpf_stats)
+		log_warning("%s: bpf-stats changed from %s to %s: %s", n->config_path, o->bpf_stats ? "yes" : "no",
+			    n->bpf_stats ? "yes" : "no", restart);
+	n->bpf_stats = o->bpf_stats;	/* the stats descriptor is taken at start */
 	n->max_cells = o->max_cells;
 	n->ringbuf_kb = o->ringbuf_kb;
 	n->attach = o->attach;
