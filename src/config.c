@@ -167,6 +167,9 @@ int config_set(struct daemon_config *c, const char *key, const char *value, char
 			c->ntracepoints = 0;
 	} else if (!strcmp(key, "tracepoint-period") || !strcmp(key, "tracepoint-counter")) {
 		return tp_setting(c, key, value, why, len);
+	} else if (!strcmp(key, "bpf-stats")) {
+		if (set_bool(&c->bpf_stats, value) < 0)
+			return bad(why, len, "takes yes or no, not '%s'", value);
 	} else if (!strcmp(key, "verbose")) {
 		if (set_bool(&c->verbose, value) < 0)
 			return bad(why, len, "takes yes or no, not '%s'", value);
@@ -291,6 +294,10 @@ static void keep_for_restart(struct daemon_config *n, const struct daemon_config
 		log_warning("%s: the tracepoints to consume changed: %s", n->config_path, restart);
 	if (strcmp(n->socket_path, o->socket_path))
 		log_warning("%s: socket changed from %s to %s: %s", n->config_path, o->socket_path, n->socket_path, restart);
+	if (n->bpf_stats != o->bpf_stats)
+		log_warning("%s: bpf-stats changed from %s to %s: %s", n->config_path, o->bpf_stats ? "yes" : "no",
+			    n->bpf_stats ? "yes" : "no", restart);
+	n->bpf_stats = o->bpf_stats;	/* the stats descriptor is taken at start */
 	n->max_cells = o->max_cells;
 	n->ringbuf_kb = o->ringbuf_kb;
 	n->attach = o->attach;

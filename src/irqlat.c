@@ -12,6 +12,7 @@
 #include "client.h"
 #include "table.h"
 #include "tpclient.h"
+#include "top.h"
 
 static volatile sig_atomic_t stop;
 
@@ -57,9 +58,14 @@ static void print_header(json_object *s, int nrows)
 		}
 	}
 	fmt_count(rate, sizeof(rate), get_d(s, "rate"));
-	printf("irqlat - up %.0fs, window %s, %s IRQ/s, %d handlers, %llu drops\n", get_d(s, "uptime_s"),
+	printf("irqlat - up %.0fs, window %s, %s IRQ/s, %d handlers, %llu drops", get_d(s, "uptime_s"),
 	       json_object_object_get_ex(s, "window", &v) ? json_object_get_string(v) : "?", rate, nrows,
 	       (unsigned long long)lost);
+	/* the cumulative average: batch output has no earlier snapshot to take a delta from */
+	if (json_object_object_get_ex(s, "bpf", &v) && get_d(v, "run_cnt") > 0)
+		printf(", cost %.0f ns/IRQ\n", get_d(v, "ns_per_irq"));
+	else
+		printf(", cost n/a (sysctl kernel.bpf_stats_enabled=1)\n");
 }
 
 static void sleep_s(double s)
@@ -128,25 +134,35 @@ static void print_hist(json_object *h)
 	printf("IRQ %d (%s): %llu runs in window, p50 ", json_object_object_get_ex(h, "irq", &v) ? json_object_get_int(v) : -1,
 	       json_object_object_get_ex(h, "name", &v) ? json_object_get_string(v) : "?",
 	       (unsigned long long)(json_object_object_get_ex(h, "window_count", &v) ? json_object_get_uint64(v) : 0));
-	fmt_ns(lo, sizeof(lo), (uint64_t)get_d(h, "p50_ns"));
-	fmt_ns(hi, sizeof(hi), (uint64_t)get_d(h, "p99_ns"));
+	uint64_t q[3] = { (uint64_t)get_d(h, "p50_ns"), (uint64_t)get_d(h, "p99_ns"), (uint64_t)get_d(h, "p999_ns") };
+	static const char *const qname[3] = { "p50", "p99", "p99.9" };
+
+	fmt_ns(lo, sizeof(lo), q[0]);
+	fmt_ns(hi, sizeof(hi), q[1]);
 	printf("%s, p99 %s, ", lo, hi);
-	fmt_ns(lo, sizeof(lo), (uint64_t)get_d(h, "max_ns"));
-	printf("max %s\n", lo);
+	fmt_ns(lo, sizeof(lo), q[2]);
+	fmt_ns(hi, sizeof(hi), (uint64_t)get_d(h, "max_ns"));
+	printf("p99.9 %s, max %s\n", lo, hi);
 	for (size_t i = 0; i < nb; i++) {
 		json_object *b = json_object_array_get_idx(buckets, i);
 		uint64_t l = json_object_get_uint64(json_object_array_get_idx(b, 0));
 		uint64_t u = json_object_get_uint64(json_object_array_get_idx(b, 1));
 		uint64_t n = json_object_get_uint64(json_object_array_get_idx(b, 2));
 		int bar = peak ? (int)((n * 40 + peak - 1) / peak) : 0;
+		char marks[32] = "";
 
+		/* the buckets the percentiles fall in, as on the screen */
+		for (int k = 0; k < 3; k++)
+			if (q[k] >= l && (!u || q[k] < u))
+				snprintf(marks + strlen(marks), sizeof(marks) - strlen(marks), "%s%s",
+					 marks[0] ? "," : " <- ", qname[k]);
 		fmt_ns(lo, sizeof(lo), l);
 		if (u)
 			fmt_ns(hi, sizeof(hi), u);
 		else
 			snprintf(hi, sizeof(hi), "inf");
-		printf("  %7s - %-7s %10llu |%.*s\n", lo, hi, (unsigned long long)n, bar,
-		       "########################################");
+		printf("  %7s - %-7s %10llu |%-40.*s%s\n", lo, hi, (unsigned long long)n, bar,
+		       "########################################", marks);
 	}
 }
 
@@ -185,6 +201,83 @@ static int cmd_hist(struct irqlat_conn *conn, const struct cli *c)
 	return c->target && !c->json && n == 0 ? 1 : 0;
 }
 
+static const char *str_of(json_object *o, const char *k)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, k, &v) ? json_object_get_string(v) : "?";
+}
+
+/* The status answer for a person; keys this client does not know yet are printed as JSON
+ * at the end, so what the daemon adds is never hidden. */
+static void print_status(json_object *s)
+{
+	static const char *const known[] = { "ok", "version", "pid", "uptime_s", "attach", "programs", "handlers",
+					     "cells_used", "drops", "bpf", "config" };
+	json_object *v, *cfg = NULL, *bpf = NULL, *drops = NULL;
+	char up[32], th[16];
+	double secs = get_d(s, "uptime_s");
+	unsigned long u = (unsigned long)secs;
+
+	snprintf(up, sizeof(up), "%lu:%02lu:%02lu", u / 3600, u % 3600 / 60, u % 60);
+	json_object_object_get_ex(s, "config", &cfg);
+	json_object_object_get_ex(s, "bpf", &bpf);
+	json_object_object_get_ex(s, "drops", &drops);
+	printf("irqlatd %s, pid %d, up %s\n", str_of(s, "version"), (int)get_d(s, "pid"), up);
+	printf("%-10s %s", "attach:", str_of(s, "attach"));
+	if (json_object_object_get_ex(s, "programs", &v) && json_object_is_type(v, json_type_array)) {
+		printf(", programs");
+		for (size_t i = 0; i < json_object_array_length(v); i++)
+			printf("%s %s", i ? "," : "", json_object_get_string(json_object_array_get_idx(v, i)));
+	}
+	if (bpf && json_object_object_get_ex(bpf, "prog_ids", &v) && json_object_is_type(v, json_type_array)) {
+		printf(" (BPF prog ids");
+		for (size_t i = 0; i < json_object_array_length(v); i++)
+			printf("%s %d", i ? "," : "", json_object_get_int(json_object_array_get_idx(v, i)));
+		printf(")");
+	}
+	printf("\n%-10s %d, in %llu histogram cells of %llu\n", "handlers:", (int)get_d(s, "handlers"),
+	       (unsigned long long)get_d(s, "cells_used"), (unsigned long long)(cfg ? get_d(cfg, "max_cells") : 0));
+	printf("%-10s", "drops:");
+	if (drops) {
+		int first = 1;
+
+		json_object_object_foreach(drops, k, dv) {
+			printf("%s %s %llu", first ? "" : ",", k, (unsigned long long)json_object_get_uint64(dv));
+			first = 0;
+		}
+	}
+	printf("\n%-10s ", "overhead:");
+	if (bpf && get_d(bpf, "run_cnt") > 0)
+		printf("%.0f ns of BPF run time per IRQ (%llu IRQs timed while BPF stats were on)%s\n",
+		       get_d(bpf, "ns_per_irq"), (unsigned long long)get_d(bpf, "run_cnt"),
+		       json_object_object_get_ex(bpf, "stats_enabled", &v) && json_object_get_boolean(v) ? "" : "; stats are off now");
+	else
+		printf("n/a (sysctl kernel.bpf_stats_enabled=1, or run irqlatd --bpf-stats)\n");
+	if (cfg) {
+		fmt_ns(th, sizeof(th), (uint64_t)get_d(cfg, "threshold_ns"));
+		printf("%-10s threshold %s, interval %.0f ms, max cells %.0f, ring buffer %.0f KiB, socket %s%s\n", "config:",
+		       get_d(cfg, "threshold_ns") > 0 ? th : "off", get_d(cfg, "interval_ms"), get_d(cfg, "max_cells"),
+		       get_d(cfg, "ringbuf_bytes") / 1024, str_of(cfg, "socket"),
+		       json_object_object_get_ex(cfg, "bpf_stats", &v) && json_object_get_boolean(v) ? ", --bpf-stats" : "");
+		json_object_object_foreach(cfg, k, cv) {
+			if (!strcmp(k, "threshold_ns") || !strcmp(k, "interval_ms") || !strcmp(k, "max_cells") ||
+			    !strcmp(k, "ringbuf_bytes") || !strcmp(k, "socket") || !strcmp(k, "bpf_stats"))
+				continue;
+			printf("%-10s %s: %s\n", "", k, json_object_to_json_string_ext(cv, JSON_C_TO_STRING_PLAIN));
+		}
+	}
+	json_object_object_foreach(s, k, ov) {
+		size_t i;
+
+		for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+			if (!strcmp(k, known[i]))
+				break;
+		if (i == sizeof(known) / sizeof(known[0]))
+			printf("%-10s %s\n", k, json_object_to_json_string_ext(ov, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	}
+}
+
 static int cmd_status(struct irqlat_conn *conn, const struct cli *c)
 {
 	json_object *req = request("status", c), *s;
@@ -193,16 +286,32 @@ static int cmd_status(struct irqlat_conn *conn, const struct cli *c)
 	json_object_put(req);
 	if (!s)
 		return 1;
-	if (c->json) {
+	if (c->json)
 		print_json_line(s);
-	} else {
-		json_object_object_del(s, "ok");
-		json_object_object_foreach(s, k, v)
-			printf("%-12s %s\n", k, json_object_is_type(v, json_type_string) ? json_object_get_string(v)
-						: json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
-	}
+	else
+		print_status(s);
 	json_object_put(s);
 	return 0;
+}
+
+/* hist and status: once, or --iterations times every --delay, like the table */
+static int repeat(struct irqlat_conn *conn, const struct cli *c, int (*fn)(struct irqlat_conn *, const struct cli *))
+{
+	long n = c->iterations ? c->iterations : 1;
+	int r = 0;
+
+	for (long i = 0; i < n && !stop && !r; i++) {
+		if (i) {
+			sleep_s(c->delay_s);
+			if (stop)
+				break;
+			if (!c->json)
+				putchar('\n');
+		}
+		r = fn(conn, c);
+		fflush(stdout);
+	}
+	return r;
 }
 
 static void print_event(json_object *e, int json)
@@ -280,10 +389,10 @@ int main(int argc, char **argv)
 		return 1;
 	switch (c.cmd) {
 	case CMD_HIST:
-		r = cmd_hist(&conn, &c);
+		r = repeat(&conn, &c, cmd_hist);
 		break;
 	case CMD_STATUS:
-		r = cmd_status(&conn, &c);
+		r = repeat(&conn, &c, cmd_status);
 		break;
 	case CMD_EVENTS:
 		r = cmd_events(&conn, &c);
@@ -293,8 +402,11 @@ int main(int argc, char **argv)
 		r = tp_request(&conn, c.cmd == CMD_DETACH ? "detach" : "attach", c.target, c.json);
 		break;
 	default:
-		/* the full-screen top comes with its own module; batch until then */
-		r = cmd_top_batch(&conn, &c);
+		/* the screen needs a terminal on both sides; anything else gets the text (like top -b) */
+		if (!c.batch && !c.json && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))
+			r = top_run(&conn, &c);
+		else
+			r = cmd_top_batch(&conn, &c);
 	}
 	conn_close(&conn);
 	return r;

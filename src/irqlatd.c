@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <systemd/sd-event.h>
 #include "collect.h"
@@ -38,6 +39,7 @@ struct daemon {
 	struct summary_state summary;
 	uint64_t status_ns;	/* when STATUS= was last refreshed */
 	int stop_signal;
+	int stats_fd;		/* --bpf-stats: run-time stats stay on while this is open */
 };
 
 static json_object *outlier_json(const struct outlier_event *e)
@@ -163,6 +165,7 @@ static json_object *on_request(void *userdata, struct client *cl, json_object *r
 			.threshold_ns = d->cfg.threshold_ns, .interval_ms = d->cfg.interval_ms,
 			.max_cells = d->bpf.max_cells, .ringbuf_bytes = d->cfg.ringbuf_kb * 1024,
 			.socket_path = d->cfg.socket_path, .pid = (int)getpid(),
+			.bpf_stats = d->stats_fd > 0,
 		};
 		return ok_reply(report_status(&d->col, &info));
 	}
@@ -273,6 +276,12 @@ static int daemon_start(struct daemon *d)
 	r = collector_init(&d->col, &d->bpf);
 	if (r < 0)
 		return log_error_errno(r, "cannot allocate the collector: %m");
+	if (d->cfg.bpf_stats) {
+		d->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		if (d->stats_fd < 0)
+			return log_error_errno(d->stats_fd, "--bpf-stats: cannot turn on BPF run-time statistics: %m (kernel 5.8 or later needed; or drop the option and set sysctl kernel.bpf_stats_enabled=1)");
+		report_set_bpf_stats(1);
+	}
 	outlier_init(&d->outliers, d->cfg.outlier_rate, d->cfg.threshold_ns);
 
 	d->rb = ring_buffer__new(d->bpf.ringbuf_fd, on_ringbuf_record, d, NULL);
@@ -328,6 +337,8 @@ static void daemon_stop(struct daemon *d, bool started)
 		journal_hardirq_links(d->bpf.attach_style, false);
 	collector_free(&d->col);
 	loader_close(&d->bpf);	/* detaches the programs */
+	if (d->stats_fd > 0)
+		close(d->stats_fd);
 	sd_event_unref(d->ev);
 }
 

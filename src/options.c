@@ -91,6 +91,8 @@ static void usage(FILE *f)
 		"                          (default 600; 0: off)\n"
 		"      --tracepoint-priority LEVEL  journal priority of tracepoint events\n"
 		"                          (default debug)\n"
+		"      --bpf-stats         turn on the kernel's BPF run-time statistics while running,\n"
+		"                          so irqlat can show the daemon's cost per IRQ\n"
 		"  -v, --verbose           also log debug messages\n"
 		"  -h, --help              show this help\n"
 		"  -V, --version           show the version\n\n"
@@ -101,7 +103,7 @@ static void usage(FILE *f)
 
 enum { OPT_ATTACH = 256, OPT_MAX_CELLS, OPT_RINGBUF_KB, OPT_OUTLIER_RATE, OPT_LOG_TARGET,
        OPT_TRACEPOINT, OPT_NO_TRACEPOINTS, OPT_TP_PERIOD, OPT_TP_COUNTER,
-       OPT_SUMMARY_INTERVAL, OPT_TRACEPOINT_PRIORITY };
+       OPT_SUMMARY_INTERVAL, OPT_TRACEPOINT_PRIORITY, OPT_BPF_STATS };
 
 static const char *long_name(const struct option *opts, int val)
 {
@@ -129,6 +131,7 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 		{ "config", required_argument, NULL, 'c' },
 		{ "summary-interval-s", required_argument, NULL, OPT_SUMMARY_INTERVAL },
 		{ "tracepoint-priority", required_argument, NULL, OPT_TRACEPOINT_PRIORITY },
+		{ "bpf-stats", no_argument, NULL, OPT_BPF_STATS },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -191,6 +194,9 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 			}
 			settings[nsettings++] = (struct tp_setting){
 				o == OPT_TP_PERIOD ? "tracepoint-period" : "tracepoint-counter", optarg };
+			break;
+		case OPT_BPF_STATS:
+			c->bpf_stats = 1;
 			break;
 		case 'c':
 			if (!*optarg || strlen(optarg) >= sizeof(c->config_path)) {

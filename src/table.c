@@ -112,6 +112,7 @@ struct row *table_rows(json_object *summary, int *n)
 		json_object *o = json_object_array_get_idx(irqs, i), *cpus;
 		struct row *r = &rows[i];
 
+		r->src = (int)i;
 		r->irq = json_object_object_get_ex(o, "irq", &v) ? json_object_get_int(v) : -1;
 		snprintf(r->name, sizeof(r->name), "%s",
 			 json_object_object_get_ex(o, "name", &v) ? json_object_get_string(v) : "");

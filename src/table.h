@@ -15,6 +15,7 @@ struct row {
 	uint64_t count, spurious, total_ns;
 	double rate, time_share;
 	uint64_t avg_ns, p50_ns, p90_ns, p99_ns, p999_ns, max_ns;
+	int src;		/* index in the summary's "irqs" array (per-CPU detail lives there) */
 };
 
 enum sort_key { SORT_P99, SORT_MAX, SORT_RATE, SORT_COUNT, SORT_TIME, SORT_IRQ, SORT_NAME };

@@ -1,0 +1,78 @@
+# bash completion for irqlat(1)                                       -*- shell-script -*-
+# shellcheck disable=SC2207 # COMPREPLY=($(compgen ...)): words never hold spaces here
+_irqlat()
+{
+	local cur prev words cword
+	_init_completion -s 2>/dev/null || {
+		cur=${COMP_WORDS[COMP_CWORD]}
+		prev=${COMP_WORDS[COMP_CWORD - 1]}
+		words=("${COMP_WORDS[@]}")
+		cword=$COMP_CWORD
+	}
+
+	local columns="irq name cpus count rate avg p50 p90 p99 p999 max time spurious"
+	case $prev in
+	-w | --window)
+		COMPREPLY=($(compgen -W "1s 10s 60s total" -- "$cur"))
+		return
+		;;
+	-s | --sort)
+		COMPREPLY=($(compgen -W "p99 max rate count time irq name" -- "$cur"))
+		return
+		;;
+	-o | --output)
+		# comma-separated: complete the part after the last comma
+		local done_part="" last=$cur
+		if [[ $cur == *,* ]]; then
+			done_part=${cur%,*},
+			last=${cur##*,}
+		fi
+		COMPREPLY=($(compgen -P "$done_part" -W "$columns" -- "$last"))
+		compopt -o nospace 2>/dev/null
+		return
+		;;
+	-S | --socket)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return
+		;;
+	-n | --iterations | -d | --delay)
+		return
+		;;
+	esac
+
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "--top --batch --iterations --delay --json --window --sort --reverse
+			--output --follow --socket --help --version -b -n -d -J -w -s -R -o -f -S -h -V" -- "$cur"))
+		return
+	fi
+
+	# the subcommand, then for hist an IRQ number or handler name from /proc/interrupts
+	local i sub=
+	for ((i = 1; i < cword; i++)); do
+		case ${words[i]} in
+		top | hist | status | events | detach | attach)
+			sub=${words[i]}
+			break
+			;;
+		-w | --window | -s | --sort | -o | --output | -S | --socket | -n | --iterations | -d | --delay)
+			((i++))
+			;;
+		esac
+	done
+	case $sub in
+	"")
+		COMPREPLY=($(compgen -W "top hist status events detach attach" -- "$cur"))
+		;;
+	detach | attach)
+		# the tracepoints the daemon consumes, as it lists them
+		local tps
+		tps=$(irqlat --top --batch --iterations 1 --json 2>/dev/null | grep -o '"tracepoint":"[^"]*"' | cut -d'"' -f4)
+		COMPREPLY=($(compgen -W "all $tps" -- "$cur"))
+		;;
+	hist)
+		local targets
+		targets=$(awk 'NR > 1 && $1 ~ /^[0-9]+:$/ { sub(":", "", $1); print $1; print $NF }' /proc/interrupts 2>/dev/null)
+		COMPREPLY=($(compgen -W "$targets" -- "$cur"))
+		;;
+	esac
+} && complete -F _irqlat irqlat

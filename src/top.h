@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* `irqlat --top` on a terminal: the full-screen, interactive view (ncurses). */
+#ifndef IRQLAT_TOP_H
+#define IRQLAT_TOP_H
+
+#include "cli.h"
+#include "client.h"
+
+/* Runs the screen on an open connection (it reconnects by itself when the daemon restarts)
+ * until q, SIGINT/SIGTERM/SIGHUP or --iterations; the terminal is restored on every path.
+ * Returns the exit code. */
+int top_run(struct irqlat_conn *conn, const struct cli *c);
+
+#endif

@@ -1,0 +1,381 @@
+#!/bin/bash
+# irqlat --top driven in tmux as a person would: keys in, the screen's text out (capture-pane),
+# under fio load, against a real daemon. The rows are parsed here, independently of the code,
+# and checked against /proc/interrupts and bpftool where a reference exists.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+plan 54
+
+TM=(tmux -L "irqlat-test-$$")
+PANE=top:0.0
+FIO_PID=
+top_cleanup() {
+	"${TM[@]}" kill-server 2>/dev/null
+	stop_fio
+	cleanup
+}
+trap top_cleanup EXIT
+stop_fio() {	# fio_load runs in a subshell: stop its fio processes by their pids
+	[ -n "$FIO_PID" ] || return 0
+	local kids
+	kids=$(pgrep -P "$FIO_PID")
+	# shellcheck disable=SC2086 # one pid per word
+	[ -n "$kids" ] && kill $kids 2>/dev/null
+	wait "$FIO_PID" 2>/dev/null
+	FIO_PID=
+}
+
+# The parser of the screen: the header gives the columns (the sort column carries an arrow);
+# every column but NAME is one word, so a row is IRQ, then NAME, then the other cells from the
+# right. Values in units (2.5us, 129.0k) become numbers.
+cat >"$TMP/screen.py" <<'EOF'
+import re, sys, json
+MARKS = {"v": "down", "^": "up", "\u25bc": "down", "\u25b2": "up"}
+KNOWN = {"IRQ", "NAME", "CPUS", "COUNT", "RATE/s", "AVG", "P50", "P90", "P99", "P99.9", "MAX", "%TIME", "SPURIOUS"}
+TIME = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
+SCALE = {"": 1, "k": 1e3, "M": 1e6, "G": 1e9}
+
+def number(col, s):
+    if col == "NAME":
+        return s
+    if col == "IRQ":
+        return int(s)
+    m = re.fullmatch(r"([0-9.]+)(ns|us|ms|s)", s)
+    if m:
+        return float(m.group(1)) * TIME[m.group(2)]
+    m = re.fullmatch(r"([0-9.]+)([kMG]?)", s)
+    if m:
+        return float(m.group(1)) * SCALE[m.group(2)]
+    raise ValueError("cannot read %r in column %s" % (s, col))
+
+def parse(text):
+    lines = text.split("\n")
+    for i, l in enumerate(lines):
+        toks = l.split()
+        if len(toks) >= 3 and toks[0].lstrip("v^\u25bc\u25b2") == "IRQ" and "NAME" in "".join(toks[1:2]):
+            break
+    else:
+        return None
+    cols, sort = [], None
+    for t in lines[i].split():
+        if t[:1] in MARKS and t[1:] in KNOWN:
+            sort = (t[1:], MARKS[t[:1]])
+            t = t[1:]
+        cols.append(t)
+    after = cols[cols.index("NAME") + 1:]
+    rows, cpu_lines = [], {}
+    for l in lines[i + 1:]:
+        toks = l.split()
+        if len(toks) >= len(after) + 2 and re.fullmatch(r"\d+", toks[0]):
+            r = {"IRQ": int(toks[0]), "NAME": " ".join(toks[1:len(toks) - len(after)])}
+            for c, v in zip(after, toks[len(toks) - len(after):]):
+                r[c] = number(c, v)
+            rows.append(r)
+        elif l.strip().startswith("cpu:") and rows:
+            cpu_lines[len(rows) - 1] = [int(x) for x in re.findall(r" (\d+): ", l)]
+    return {"cols": cols, "sort": sort, "rows": rows, "cpus": cpu_lines}
+
+cmd, path = sys.argv[1], sys.argv[2]
+s = parse(open(path, encoding="utf-8", errors="replace").read())
+if cmd == "json":
+    print(json.dumps(s))
+elif cmd == "sorted":	# sorted FILE COLUMN DIRECTION: the arrow is there and the rows follow it
+    col, direction = sys.argv[3], sys.argv[4]
+    if not s or s["sort"] != (col, direction):
+        print("# sort marker: %s" % (s and s["sort"],)); sys.exit(1)
+    vals = [r[col] for r in s["rows"]]
+    want = sorted(vals, reverse=(direction == "down"))
+    print("# %s %s: %s" % (col, direction, vals))
+    sys.exit(0 if len(vals) >= 3 and vals == want else 1)
+EOF
+
+cap() { "${TM[@]}" capture-pane -t "$PANE" -p "$@"; }
+# A whole frame: two captures in a row that agree (the screen redraws every 2 s).
+frame() {
+	local a b
+	for _ in $(seq 20); do
+		a=$(cap "$@"); sleep 0.3; b=$(cap "$@")
+		[ "$a" = "$b" ] && { printf '%s\n' "$a"; return 0; }
+	done
+	printf '%s\n' "$b"
+}
+# wait_for REGEX [SECONDS]: until the screen shows it
+wait_for() {
+	for _ in $(seq $((${2:-10} * 5))); do
+		cap | grep -qE -- "$1" && return 0
+		sleep 0.2
+	done
+	diag "screen never showed '$1'; it shows:"; cap | sed 's/^/#   /'
+	return 1
+}
+keys() { "${TM[@]}" send-keys -t "$PANE" "$@"; sleep 0.4; }
+pane_cmd() { "${TM[@]}" display-message -p -t "$PANE" '#{pane_current_command}'; }
+pane_flag() { "${TM[@]}" display-message -p -t "$PANE" "#{$1}"; }
+wait_shell() {	# until irqlat has exited and the shell has the terminal again
+	for _ in $(seq 50); do
+		[ "$(pane_cmd)" = bash ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+type_cmd() { "${TM[@]}" send-keys -t "$PANE" -l "$1"; "${TM[@]}" send-keys -t "$PANE" Enter; }
+
+# --help, irqlat(1) and the bash completion name the same options
+opts=$("$IRQLAT" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+missing_man=$(for o in $opts; do grep -qF -- "\\-\\-${o#--}" "$TOP/docs/irqlat.1" || echo "$o"; done)
+check "every option of irqlat --help is in irqlat(1)${missing_man:+ (missing: $missing_man)}" test -z "$missing_man"
+missing_comp=$(for o in $opts; do bash -c 'source "$1"; COMP_WORDS=(irqlat "$2"); COMP_CWORD=1; _irqlat; printf "%s\n" "${COMPREPLY[@]}"' _ "$TOP/completion/irqlat.bash" "$o" | grep -qx -- "$o" || echo "$o"; done)
+check "bash completion completes every option of irqlat --help${missing_comp:+ (missing: $missing_comp)}" test -z "$missing_comp"
+
+IRQ=$(disk_irq)
+diag "disk IRQ: ${IRQ:-none}"
+# threshold 1 us: every busy handler crosses it, so the colours have something to mark
+DAEMON_ARGS=(--threshold-us 1 --outlier-rate 1 --interval-ms 1000 --bpf-stats --no-tracepoints)
+start_daemon "${DAEMON_ARGS[@]}"
+fio_load 120 &
+FIO_PID=$!
+sleep 2
+
+"${TM[@]}" new-session -d -s top -x 120 -y 30 "env -u LANG LC_ALL=C PS1='irqlat-test\$ ' bash --norc --noprofile"
+sleep 0.5
+type_cmd "stty -g > $TMP/stty.before; tput cnorm"
+type_cmd "$IRQLAT --socket $SOCK --delay 2"
+wait_for "IRQ/s" 10
+check "the screen comes up: header with uptime, rate, handlers, window" \
+	sh -c "printf '%s\n' \"\$1\" | grep -qE '^irqlat - up [0-9]+:[0-9]{2}:[0-9]{2}, [0-9.kM]+ IRQ/s, [0-9]+ handlers, window 10s'" _ "$(cap)"
+check "the screen uses the alternate screen" test "$(pane_flag alternate_on)" = 1
+wait_for "^ +$IRQ " 10
+frame >"$TMP/f0"
+check "header shows the BPF cost per IRQ (irqlatd --bpf-stats) and drops" grep -qE '^cost: [0-9]+ ns/IRQ, drops: [0-9]+' "$TMP/f0"
+check "column header line has every default column" \
+	sh -c "python3 $TMP/screen.py json $TMP/f0 | jq -e '.cols == [\"IRQ\",\"NAME\",\"CPUS\",\"COUNT\",\"RATE/s\",\"AVG\",\"P50\",\"P99\",\"P99.9\",\"MAX\",\"%TIME\"]' >/dev/null"
+check "the disk IRQ has a row, and the default sort is P99, highest first" python3 "$TMP/screen.py" sorted "$TMP/f0" P99 down
+
+# each sort key, in turn: the arrow moves to its column and the rows follow that column
+for spec in "m MAX down" "r RATE/s down" "n COUNT down" "t %TIME down" "i IRQ up" "a NAME up" "R NAME down" "p P99 up"; do
+	# shellcheck disable=SC2086 # key, column, direction
+	set -- $spec
+	keys "$1"
+	frame >"$TMP/sort"
+	if python3 "$TMP/screen.py" sorted "$TMP/sort" "$2" "$3" >"$TMP/sort.out"; then
+		ok "key $1 sorts by $2 ($3)"
+	else
+		not_ok "key $1 sorts by $2 ($3)" "$(cat "$TMP/sort.out")" "$(cat "$TMP/sort")"
+	fi
+done
+keys R	# back to P99, highest first
+
+# per-CPU: every CPU listed under the disk IRQ took that IRQ according to /proc/interrupts
+keys c
+frame >"$TMP/cpu"
+cpus=$(python3 "$TMP/screen.py" json "$TMP/cpu" | jq -r --argjson irq "$IRQ" '. as $s | [range(0; $s.rows | length) | select($s.rows[.].IRQ == $irq) | $s.cpus[tostring][]?] | unique | join(" ")')
+proc_cpus=$(awk -v irq="$IRQ:" '$1 == irq { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) if ($i > 0) printf "%d ", i - 2 }' /proc/interrupts)
+diag "per-CPU under IRQ $IRQ: [$cpus]; CPUs with IRQ $IRQ in /proc/interrupts: [$proc_cpus]"
+subset=1
+for c in $cpus; do [[ " $proc_cpus" == *" $c "* ]] || subset=0; done
+check "c shows per-CPU lines; their CPUs took the IRQ per /proc/interrupts" test -n "$cpus" -a "$subset" = 1
+keys c
+
+# w cycles the window and says which
+for w in 60s total 1s 10s; do
+	keys w
+	check "w switches the window to $w" wait_for "window $w" 5
+done
+
+# / filters by name
+name=$(irqlat --top -b -n 1 -J | jq -r --argjson irq "$IRQ" '[.irqs[] | select(.irq == $irq)][0].name')
+part=${name%%.*}
+want=$(irqlat --top -b -n 1 -J | jq --arg p "$part" '[.irqs[] | select(.name | ascii_downcase | contains($p | ascii_downcase))] | length')
+keys /
+"${TM[@]}" send-keys -t "$PANE" -l "$part"
+keys Enter
+frame >"$TMP/filter"
+got=$(python3 "$TMP/screen.py" json "$TMP/filter" | jq --arg p "$part" '([.rows[] | select(.NAME | contains($p))] | length), (.rows | length)' | tr '\n' ' ')
+check "/$part keeps just the $want handlers whose name has it (got: matching, shown = $got)" test "$got" = "$want $want "
+keys / Escape
+frame >"$TMP/nofilter"
+check "Esc in the filter clears it" test "$(python3 "$TMP/screen.py" json "$TMP/nofilter" | jq '.rows | length')" -gt "$want"
+
+# Enter: the histogram of the selected handler (sorted by count, the disk IRQ is on top)
+keys n Home Enter
+check "Enter opens a histogram of the selected handler (the busiest: IRQ $IRQ)" wait_for "^histogram of IRQ $IRQ " 5
+frame >"$TMP/hist"
+check "histogram has bars over increasing buckets and p50/p99/p99.9 markers" python3 - "$TMP/hist" <<'EOF'
+import re, sys
+T = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
+lines = [l for l in open(sys.argv[1]) if re.match(r"^ *[0-9.]+(ns|us|ms|s) - ", l)]
+lows = [float(m.group(1)) * T[m.group(2)] for m in (re.match(r"^ *([0-9.]+)(ns|us|ms|s)", l) for l in lines)]
+text = "".join(lines)
+ok = len(lines) >= 3 and lows == sorted(lows) and all("|#" in l for l in lines) and \
+     all(re.search(r"<- .*" + re.escape(q) + r"\b", text) for q in ("p50", "p99", "p99.9"))
+sys.exit(0 if ok else 1)
+EOF
+total=$(grep -oE '^[0-9]+ runs' "$TMP/hist" | grep -oE '[0-9]+')
+sum=$(grep -E '^ *[0-9.]+(ns|us|ms|s) - ' "$TMP/hist" | awk '{ s += $4 } END { print s + 0 }')
+check "histogram bucket counts add up to its runs ($sum of $total)" test "${total:-0}" -gt 0 -a "$sum" = "${total:-x}"
+keys Escape
+check "Esc goes back to the table" wait_for "^ +IRQ +.*NAME" 5
+keys '?'
+check "? shows the help" wait_for "sort by P99" 5
+keys x
+check "any key leaves the help" wait_for "^ +IRQ +.*NAME" 5
+
+# colours: rows over the 1 us threshold are red (SGR 31), in the pane's own escape codes
+frame -e >"$TMP/colour"
+check "rows over the outlier threshold are coloured" grep -qP '\e\[([0-9]+;)*31(;[0-9]+)*m' "$TMP/colour"
+
+# resize: 80x24 drops columns, never spills; a wide terminal shows them all again
+"${TM[@]}" resize-window -t top -x 80 -y 24
+sleep 0.5
+frame >"$TMP/small"
+widest=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$TMP/small")
+check "at 80x24 no line is wider than 80 ($widest) and the key line is on line 24" \
+	sh -c "[ $widest -le 80 ] && sed -n 24p '$TMP/small' | grep -q '^q quit'"
+check "at 80x24 IRQ, NAME and P99 stay, and the rows are there" \
+	sh -c "python3 $TMP/screen.py json $TMP/small | jq -e '(.cols | index(\"IRQ\") and index(\"NAME\") and index(\"P99\")) and (.rows | length > 0)' >/dev/null"
+"${TM[@]}" resize-window -t top -x 160 -y 40
+sleep 0.5
+frame >"$TMP/big"
+check "at 160x40 every column is back" \
+	sh -c "python3 $TMP/screen.py json $TMP/big | jq -e '.cols | length == 11' >/dev/null"
+
+# the daemon restarts: the screen says so, keeps running, and reconnects
+stop_daemon
+check "daemon gone: the screen says 'irqlatd not reachable, retrying'" wait_for "irqlatd not reachable, retrying" 10
+check "... and irqlat is still running" test "$(pane_cmd)" = irqlat
+start_daemon "${DAEMON_ARGS[@]}"
+reconnected() {
+	for _ in $(seq 50); do
+		cap | grep -q "not reachable" || { cap | grep -qE "^ +$IRQ " && return 0; }
+		sleep 0.2
+	done
+	return 1
+}
+check "daemon back: the screen reconnects and shows rows again" reconnected
+
+# q: the shell gets a restored terminal back
+keys q
+check "q exits irqlat" wait_shell
+check "q leaves the alternate screen" test "$(pane_flag alternate_on)" = 0
+check "q shows the cursor again" test "$(pane_flag cursor_flag)" = 1
+type_cmd "stty -g > $TMP/stty.after"
+sleep 0.5
+check "q restores the terminal modes (stty -g before = after)" cmp -s "$TMP/stty.before" "$TMP/stty.after"
+check "the shell prompt is back" sh -c "\"\${@}\" capture-pane -t $PANE -p | grep -v '^\$' | tail -1 | grep -q '^irqlat-test\\$'" _ "${TM[@]}"
+
+# NO_COLOR: no colours; SIGTERM: terminal restored too
+type_cmd "NO_COLOR=1 $IRQLAT --socket $SOCK --delay 2"
+wait_for "^ +$IRQ " 10
+frame -e >"$TMP/nocolour"
+check "NO_COLOR: no coloured rows" sh -c "! grep -qP '\e\[([0-9]+;)*3[13](;[0-9]+)*m' '$TMP/nocolour'"
+pid=$(pgrep -P "$(pane_flag pane_pid)" -x irqlat)
+kill -TERM "$pid"
+check "SIGTERM exits irqlat" wait_shell
+type_cmd "stty -g > $TMP/stty.after2"
+sleep 0.5
+check "SIGTERM restores the terminal (alternate screen left, stty as before)" \
+	sh -c "[ '$(pane_flag alternate_on)' = 0 ] && cmp -s '$TMP/stty.before' '$TMP/stty.after2'"
+"${TM[@]}" kill-server
+stop_fio
+
+# batch and JSON agree with each other: a batch snapshot between two JSON ones lists the same
+# handlers, each count between the two JSON counts (counts are live; batch rounds to 0.1k)
+j1=$(irqlat --top -b -n 1 -J -w total); b=$(irqlat --top -b -n 1 -w total -o irq,count,name); j2=$(irqlat --top -b -n 1 -J -w total)
+printf '%s\n' "$b" >"$TMP/batch"
+jq -c '[.irqs[] | [.irq, .name, .count]] | sort' <<<"$j1" >"$TMP/json1"
+jq -c '[.irqs[] | [.irq, .name, .count]] | sort' <<<"$j2" >"$TMP/json2"
+check "batch and JSON list the same handlers with the same counts" python3 - "$TMP/batch" "$TMP/json1" "$TMP/json2" <<'EOF'
+import json, re, sys
+S = {"": 1, "k": 1e3, "M": 1e6, "G": 1e9}
+rows = []
+for l in open(sys.argv[1]).read().split("\n")[2:]:
+    m = re.match(r"^ *(\d+) +([0-9.]+)([kMG]?) (.*?) *$", l)
+    if m:
+        rows.append([int(m.group(1)), m.group(4), float(m.group(2)) * S[m.group(3)], S[m.group(3)]])
+rows.sort(key=lambda r: (r[0], r[1]))
+j1, j2 = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+names = [[r[0], r[1]] for r in rows]
+same = rows and names == [[j[0], j[1]] for j in j1] == [[j[0], j[1]] for j in j2]
+# a rounded value v with unit u stands for [v - u/20, v + u/20)
+close = same and all(a[2] - r[3] * 0.05 <= r[2] <= b[2] + r[3] * 0.05 for r, a, b in zip(rows, j1, j2))
+if not close:
+    print("# batch %s\n# json %s\n# json %s" % (rows, j1, j2))
+sys.exit(0 if close else 1)
+EOF
+
+# ... and with /proc/interrupts, over a fio burst. Other load may share the disk IRQ: the
+# daemon's count (live at request time) lies between two reads of /proc/interrupts around it.
+cat >"$TMP/bracket.py" <<'EOF'
+import json, subprocess, sys
+irqlat, sock, irq = sys.argv[1], sys.argv[2], int(sys.argv[3])
+def proc():
+    for l in open("/proc/interrupts"):
+        f = l.split()
+        if f and f[0] == "%d:" % irq:
+            n = 0
+            for x in f[1:]:
+                if not x.isdigit():
+                    break
+                n += int(x)
+            return n
+def daemon():
+    s = json.loads(subprocess.run([irqlat, "--socket", sock, "--top", "-b", "-n", "1", "-J"],
+                                  capture_output=True, text=True).stdout)
+    return sum(h["count"] for h in s["irqs"] if h["irq"] == irq)
+a = proc(); j = daemon(); b = proc()
+print(a, j, b)
+EOF
+read -r lo0 j0 hi0 < <(python3 "$TMP/bracket.py" "$IRQLAT" "$SOCK" "$IRQ")
+fio_load 3
+read -r lo1 j1 hi1 < <(python3 "$TMP/bracket.py" "$IRQLAT" "$SOCK" "$IRQ")
+b1=$(irqlat --top -b -n 1 -o irq,count | awk -v irq="$IRQ" '$1 == irq { v = $2; m = 1; if (v ~ /k$/) m = 1e3; if (v ~ /M$/) m = 1e6; sub(/[kM]$/, "", v); s += v * m } END { printf "%d", s }')
+j2=$(irqlat --top -b -n 1 -J | jq --argjson irq "$IRQ" '[.irqs[] | select(.irq == $irq) | .count] | add // 0')
+dj=$((j1 - j0)); dmin=$((lo1 - hi0)); dmax=$((hi1 - lo0)); slack=$(( dmin / 100 > 5 ? dmin / 100 : 5 ))
+diag "IRQ $IRQ over the burst: irqlatd +$dj, /proc/interrupts between +$dmin and +$dmax"
+check "JSON count delta lies within /proc/interrupts' (1% or 5 slack)" \
+	sh -c "[ $dmin -gt 1000 ] && [ $dj -ge $((dmin - slack)) ] && [ $dj -le $((dmax + slack)) ]"
+diag "IRQ $IRQ: JSON $j1, then batch $b1, then JSON $j2"
+check "batch count lies between the JSON counts before and after it (within the 0.1k rounding)" \
+	sh -c "[ $b1 -ge $((j1 - 50)) ] && [ $b1 -le $((j2 + 50)) ]"
+
+# hist and status
+out=$(irqlat hist "$IRQ"); rc=$?
+check "irqlat hist IRQ: text bars of that handler" \
+	sh -c "[ $rc -eq 0 ] && printf '%s\n' \"\$1\" | grep -q '^IRQ $IRQ ($name)' && printf '%s\n' \"\$1\" | grep -qE ' [0-9]+ \|#'" _ "$out"
+out=$(irqlat hist no-such-handler 2>&1); rc=$?
+check "irqlat hist NAME that does not exist: exit 1, says so" \
+	sh -c "[ $rc -eq 1 ] && printf '%s' \"\$1\" | grep -q \"no handler matches 'no-such-handler'\"" _ "$out"
+check "hist --json --iterations 2: two JSON lines" test "$(irqlat hist "$name" --json -n 2 -d 0.2 | jq -c .irqs[0].irq | grep -c "^$IRQ\$")" = 2
+st=$(irqlat status --json)
+ids=$(jq -r '.bpf.prog_ids[]' <<<"$st")
+listed=0
+for id in $ids; do bpftool prog show id "$id" 2>/dev/null | grep -q "irq_e" && listed=$((listed + 1)); done
+check "status names the attached programs by id, and bpftool lists them (ids: ${ids//$'\n'/ })" test "$listed" -eq 2
+# the cost against bpftool's own run-time counters of the same two programs
+cost=$(jq '.bpf.ns_per_irq // 0' <<<"$st")
+ref=$(for id in $ids; do bpftool -j prog show id "$id"; done | jq -s '(map(.run_time_ns // 0) | add) / ((.[1].run_cnt // 0) + 0.000001)')
+diag "cost: status $cost ns/IRQ, bpftool $ref ns/IRQ"
+check "status cost per IRQ agrees with bpftool's run_time_ns/run_cnt within 25%" \
+	python3 -c "import sys; c, r = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if c > 0 and abs(c - r) <= 0.25 * r else 1)" "$cost" "$ref"
+out=$(irqlat status)
+check "status text: version, attach style, programs, drops, overhead, configuration" \
+	sh -c "printf '%s\n' \"\$1\" | grep -q '^irqlatd [0-9.]*, pid' && printf '%s\n' \"\$1\" | grep -qE '^attach: +(tp_btf|raw_tp), programs irq:irq_handler_entry' && printf '%s\n' \"\$1\" | grep -q '^drops: ' && printf '%s\n' \"\$1\" | grep -qE '^overhead: +[0-9]+ ns' && printf '%s\n' \"\$1\" | grep -q '^config: .*threshold 1.0us'" _ "$out"
+
+# module tracepoints: without any, no section (above); with one, the screen shows its row.
+# sched:sched_process_exec stands in for a module's tracepoint on this host (no modules here):
+# it fires once per exec, and this test execs a known number of times.
+check "no tracepoint section without tracepoints" sh -c "! grep -q 'TRACEPOINT' '$TMP/f0'"
+stop_daemon
+start_daemon --interval-ms 500 --tracepoint sched:sched_process_exec
+"${TM[@]}" new-session -d -s top -x 140 -y 30 "$IRQLAT --socket $SOCK --delay 0.5"
+for _ in $(seq 20); do /bin/true; done
+wait_for "^ +sched:sched_process_exec +attached" 10 >/dev/null
+sleep 1.2
+frame >"$TMP/tp"
+events=$(awk '$1 == "sched:sched_process_exec" { print $3 }' "$TMP/tp")
+diag "screen: $(grep -E 'TRACEPOINT|sched:sched_process_exec' "$TMP/tp" | tr -s ' ')"
+check "a consumed tracepoint is drawn under the table, attached, with at least the 20 execs this test made (${events:-none})" \
+	sh -c "grep -qE '^ +TRACEPOINT +STATE +EVENTS +RATE/s +GAPS +MISSED +PERIOD +LATE50 +LATE99 +LATEMAX +LAST' '$TMP/tp' && [ '${events:-0}' -ge 20 ]"
+"${TM[@]}" kill-server
+stop_daemon
+done_testing
