@@ -135,7 +135,6 @@ static void print_hist(json_object *h)
 	       json_object_object_get_ex(h, "name", &v) ? json_object_get_string(v) : "?",
 	       (unsigned long long)(json_object_object_get_ex(h, "window_count", &v) ? json_object_get_uint64(v) : 0));
 	uint64_t q[3] = { (uint64_t)get_d(h, "p50_ns"), (uint64_t)get_d(h, "p99_ns"), (uint64_t)get_d(h, "p999_ns") };
-	static const char *const qname[3] = { "p50", "p99", "p99.9" };
 
 	fmt_ns(lo, sizeof(lo), q[0]);
 	fmt_ns(hi, sizeof(hi), q[1]);
@@ -151,16 +150,7 @@ static void print_hist(json_object *h)
 		int bar = peak ? (int)((n * 40 + peak - 1) / peak) : 0;
 		char marks[32] = "";
 
-		/* the buckets the percentiles fall in, as on the screen */
-		for (int k = 0; k < 3; k++)
-			if (q[k] >= l && (!u || q[k] < u))
-				snprintf(marks + strlen(marks), sizeof(marks) - strlen(marks), "%s%s",
-					 marks[0] ? "," : " <- ", qname[k]);
-		fmt_ns(lo, sizeof(lo), l);
-		if (u)
-			fmt_ns(hi, sizeof(hi), u);
-		else
-			snprintf(hi, sizeof(hi), "inf");
+		hist_row_labels(l, u, q, lo, hi, sizeof(lo), marks, sizeof(marks));
 		printf("  %7s - %-7s %10llu |%-40.*s%s\n", lo, hi, (unsigned long long)n, bar,
 		       "########################################", marks);
 	}

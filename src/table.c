@@ -248,3 +248,19 @@ void table_print(FILE *f, struct row *rows, int n, const enum column *cols, int 
 		fputc('\n', f);
 	}
 }
+
+void hist_row_labels(uint64_t lo, uint64_t hi, const uint64_t q[3], char *from, char *to, size_t len,
+		     char *marks, size_t mlen)
+{
+	static const char *const qname[3] = { "p50", "p99", "p99.9" };
+
+	marks[0] = 0;
+	for (int k = 0; k < 3; k++)
+		if (q[k] >= lo && (!hi || q[k] < hi))
+			snprintf(marks + strlen(marks), mlen - strlen(marks), "%s%s", marks[0] ? "," : " <- ", qname[k]);
+	fmt_ns(from, len, lo);
+	if (hi)
+		fmt_ns(to, len, hi);
+	else
+		snprintf(to, len, "inf");
+}

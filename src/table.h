@@ -45,6 +45,11 @@ void table_sort(struct row *rows, int n, enum sort_key key, int reverse);
 /* Short human units: 850ns 3.1us 41us 1.2ms 2.00s */
 void fmt_ns(char *buf, size_t len, uint64_t ns);
 void fmt_count(char *buf, size_t len, double v);
+/* One histogram row's labels, for `irqlat hist` and the screen alike: the bucket range
+ * [lo, hi) in short units (hi 0: unbounded, "inf") and " <- p50,p99" for the percentiles
+ * q[0..2] (p50, p99, p99.9) that fall in it. */
+void hist_row_labels(uint64_t lo, uint64_t hi, const uint64_t q[3], char *from, char *to, size_t len,
+		     char *marks, size_t mlen);
 /* Cell text of column col for row r. */
 void table_cell(char *buf, size_t len, const struct row *r, enum column col);
 void table_print(FILE *f, struct row *rows, int n, const enum column *cols, int ncols);

@@ -566,7 +566,6 @@ static void draw_hist(struct top *t)
 	int y = draw_header(t), bottom = LINES - 1, avail, group, bar_w;
 	char a[16], b[16], c[16], d[16], e[16];
 	uint64_t peak = 0, q[3];
-	static const char *const qname[3] = { "p50", "p99", "p99.9" };
 	size_t nb;
 
 	attron(A_REVERSE);
@@ -616,15 +615,7 @@ static void draw_hist(struct top *t)
 
 		for (size_t k = i; k <= last; k++)
 			n += json_object_get_uint64(json_object_array_get_idx(json_object_array_get_idx(buckets, k), 2));
-		for (int k = 0; k < 3; k++)
-			if (q[k] >= lo && (!hi || q[k] < hi))
-				snprintf(marks + strlen(marks), sizeof(marks) - strlen(marks), "%s%s",
-					 marks[0] ? "," : " <- ", qname[k]);
-		fmt_ns(a, sizeof(a), lo);
-		if (hi)
-			fmt_ns(b, sizeof(b), hi);
-		else
-			snprintf(b, sizeof(b), "inf");
+		hist_row_labels(lo, hi, q, a, b, sizeof(a), marks, sizeof(marks));
 		len = peak ? (int)((n * (uint64_t)bar_w + peak - 1) / peak) : 0;
 		mvprintw(y, 0, "%8s - %-8s %10llu |", a, b, (unsigned long long)n);
 		if (marks[0])
