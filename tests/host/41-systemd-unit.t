@@ -55,7 +55,7 @@ check "User=root, CapabilityBoundingSet=CAP_BPF CAP_PERFMON exactly, NoNewPrivil
 # What User=root + CapabilityBoundingSet= + NoNewPrivileges= give the daemon, with setpriv: uid
 # 0, and at exec only what the bounding set keeps: CAP_BPF and CAP_PERFMON, no CAP_DAC_*.
 # systemd mounts tracefs at boot (sys-kernel-tracing.mount); the host does not: do it here.
-grep -q ' /sys/kernel/tracing tracefs ' /proc/self/mountinfo || mount -t tracefs nodev /sys/kernel/tracing
+grep -q ' /sys/kernel/tracing tracefs ' /proc/self/mounts || mount -t tracefs nodev /sys/kernel/tracing
 mkdir -p "$TMP/run" "$TMP/urun" && chown nobody:nogroup "$TMP/urun"
 as_service() {	# as_service CAPS ARGS...
 	local caps=$1; shift
