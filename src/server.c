@@ -228,7 +228,8 @@ int server_open(struct server **out, sd_event *ev, const char *path, server_requ
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return log_error_errno(-errno, "cannot create a Unix socket: %m");
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 && errno == EADDRINUSE) {
+	r = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
+	if (r < 0 && errno == EADDRINUSE) {
 		/* A live daemon answers connect(); a stale file from a crash does not. */
 		int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
@@ -242,9 +243,8 @@ int server_open(struct server **out, sd_event *ev, const char *path, server_requ
 			close(probe);
 		unlink(path);
 		r = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
-	} else {
-		r = 0;
 	}
+	/* r < 0: bind's own error (EACCES on the folder, ...), not listen's EINVAL on an unbound socket */
 	if (r < 0 || listen(fd, 16) < 0) {
 		r = -errno;
 		close(fd);

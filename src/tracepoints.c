@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -404,7 +406,7 @@ static void tp_check(struct tp_set *s, struct tracepoint *t)
 {
 	struct tp_identity now;
 
-	if (t->state == TP_INVALID || t->state == TP_ATTACHED)
+	if (t->state == TP_INVALID || t->state == TP_ATTACHED || !s->tracefs_ok)
 		return;
 	identity_read(t, &now);
 	if (!now.present) {
@@ -514,18 +516,43 @@ static int on_sigusr1(sd_event_source *src, const struct signalfd_siginfo *si, v
 	return 0;
 }
 
-static int tracefs_mount(void)
+/* tracefs must be mounted on TRACEFS and readable. It is mounted only when statfs() says it is
+ * not there: a tracefs that is mounted but unreadable (mode 0700, root's, seen by another
+ * uid) fails access() with EACCES, and mounting it again would not help; under the unit's
+ * SystemCallFilter= mount(2) is denied anyway. On failure, why holds the line to log. */
+static int tracefs_ready(char *why, size_t len)
 {
-	if (access(TRACEFS "/events", F_OK) == 0)
-		return 0;
-	if (mount("nodev", TRACEFS, "tracefs", 0, NULL) < 0)
-		return -errno;
+	struct statfs sf;
+	int r;
+
+	if (statfs(TRACEFS, &sf) < 0) {
+		r = -errno;
+		snprintf(why, len, "cannot find " TRACEFS " (%s): this kernel has no tracefs", strerror(-r));
+		return r;
+	}
+	if (sf.f_type != TRACEFS_MAGIC) {
+		if (mount("nodev", TRACEFS, "tracefs", 0, NULL) < 0) {
+			r = -errno;
+			snprintf(why, len, "tracefs is not mounted on " TRACEFS " and mounting it failed (%s): "
+				 "mount it first (mount -t tracefs nodev " TRACEFS "; systemd does at boot)", strerror(-r));
+			return r;
+		}
+		log_info("mounted tracefs on " TRACEFS);
+	}
+	if (access(TRACEFS "/events", R_OK | X_OK) < 0) {
+		r = -errno;
+		snprintf(why, len, "tracefs (" TRACEFS ") is not readable by uid %u (%s): it is root's, mode 0700; "
+			 "run irqlatd as uid 0 (it needs no more capabilities for this, see docs/systemd.md)",
+			 (unsigned)geteuid(), strerror(-r));
+		return r;
+	}
 	return 0;
 }
 
 int tracepoints_start(struct tp_set *s, sd_event *ev, struct server *srv, const struct daemon_config *cfg,
 		      struct ring_buffer *rb, int ringbuf_fd, int drops_fd)
 {
+	char why[sizeof(((struct tracepoint *)0)->error)];
 	uint64_t now;
 	sigset_t mask;
 	int r;
@@ -544,14 +571,10 @@ int tracepoints_start(struct tp_set *s, sd_event *ev, struct server *srv, const 
 		return -ENOMEM;
 	s->n = cfg->ntracepoints;
 
-	r = tracefs_mount();
-	if (r < 0) {
-		log_error_errno(r, "tracefs is not mounted on " TRACEFS " and mounting it failed: %m; "
-			       "tracepoints are not consumed (mount it: mount -t tracefs nodev " TRACEFS ")");
-		s->n = 0;
-		return 0;
-	}
-	s->tracefs_ok = 1;
+	r = tracefs_ready(why, sizeof(why));
+	if (r < 0)
+		log_error("%s; tracepoints are not consumed", why);
+	s->tracefs_ok = r == 0;
 	for (unsigned i = 0; i < s->n; i++) {
 		struct tracepoint *t = &s->tps[i];
 
@@ -563,6 +586,12 @@ int tracepoints_start(struct tp_set *s, sd_event *ev, struct server *srv, const 
 			t->state = TP_INVALID;
 			snprintf(t->error, sizeof(t->error), "not SYSTEM:EVENT (letters, digits and _ on both sides of one ':')");
 			log_error("tracepoint '%s' is malformed: give SYSTEM:EVENT, e.g. " DEFAULT_TRACEPOINT "; the others are consumed", t->cfg.name);
+			continue;
+		}
+		if (!s->tracefs_ok) {
+			/* said once above; irqlat --top shows it per tracepoint */
+			t->state = TP_FAILED;
+			snprintf(t->error, sizeof(t->error), "%s", why);
 			continue;
 		}
 		t->state = TP_WAITING;

@@ -1,11 +1,12 @@
 #!/bin/bash
 # The systemd unit as `make install` writes it: systemd-analyze verify is clean, the
 # exposure score of systemd-analyze security is at most 2.0, and what the hardening allows is
-# what irqlatd needs: it runs as an unprivileged user with only CAP_BPF and CAP_PERFMON (as
-# DynamicUser= and AmbientCapabilities= give it), fails clearly with less, and every system
-# call it makes (strace) passes the unit's SystemCallFilter=.
+# what irqlatd needs: it runs as uid 0 with only CAP_BPF and CAP_PERFMON (as User=root and
+# CapabilityBoundingSet= give it), reads tracefs that way, fails clearly with less (or as
+# another uid, or without tracefs), and every system call it makes (strace) passes the unit's
+# SystemCallFilter=.
 . "$(dirname "$0")/../lib.sh"
-plan 15
+plan 19
 
 chmod 0711 "$TMP"	# the unprivileged runs below reach $TMP/run
 ROOT=$TMP/root
@@ -45,26 +46,49 @@ notify_unit() {
 		unit_has "ExecReload=/bin/sh -c 'kill -HUP \$MAINPID'"
 }
 check "Type=notify, WatchdogSec=, RuntimeDirectory=irqlatd, ExecReload= sends SIGHUP" notify_unit
-check "capabilities: exactly CAP_BPF and CAP_PERFMON" unit_has 'CapabilityBoundingSet=CAP_BPF CAP_PERFMON'
+caps_unit() {
+	unit_has 'CapabilityBoundingSet=CAP_BPF CAP_PERFMON' && unit_has User=root && unit_has NoNewPrivileges=yes &&
+		! grep -q '^DynamicUser=yes' "$UNIT"
+}
+check "User=root, CapabilityBoundingSet=CAP_BPF CAP_PERFMON exactly, NoNewPrivileges=yes" caps_unit
 
-# What DynamicUser= + AmbientCapabilities= give the daemon, with setpriv: an unprivileged uid
-# and gid, no supplementary groups, CAP_BPF and CAP_PERFMON and nothing else.
-mkdir -p "$TMP/run" && chown nobody:nogroup "$TMP/run"
+# What User=root + CapabilityBoundingSet= + NoNewPrivileges= give the daemon, with setpriv: uid
+# 0, and at exec only what the bounding set keeps: CAP_BPF and CAP_PERFMON, no CAP_DAC_*.
+# systemd mounts tracefs at boot (sys-kernel-tracing.mount); the host does not: do it here.
+grep -q ' /sys/kernel/tracing tracefs ' /proc/self/mounts || mount -t tracefs nodev /sys/kernel/tracing
+mkdir -p "$TMP/run" "$TMP/urun" && chown nobody:nogroup "$TMP/urun"
 as_service() {	# as_service CAPS ARGS...
 	local caps=$1; shift
+	exec setpriv --inh-caps=-all --bounding-set="-all$caps" --no-new-privs "$@"
+}
+as_nobody() {	# as_nobody CAPS ARGS...: what DynamicUser= gave, before
+	local caps=$1; shift
 	exec setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps="-all$caps" \
-		--ambient-caps="-all$caps" --bounding-set="-all$caps" "$@"
+		--ambient-caps="-all$caps" --bounding-set="-all$caps" --no-new-privs "$@"
+}
+tp_json() {	# tp_json SOCKET FIELD: the first tracepoint's FIELD
+	"$IRQLAT" --socket "$1" --top --batch -n 1 --json | jq -r ".tracepoints[0].$2"
 }
 USOCK=$TMP/run/irqlatd.sock
-as_service ,+bpf,+perfmon "$IRQLATD" --socket "$USOCK" --log-target stderr --interval-ms 200 >"$TMP/unpriv.log" 2>&1 &
+as_service ,+bpf,+perfmon "$IRQLATD" --socket "$USOCK" --log-target stderr --interval-ms 200 \
+	--tracepoint sched:sched_process_exec >"$TMP/unpriv.log" 2>&1 &
 DAEMON_PID=$!
 for _ in $(seq 100); do "$IRQLAT" --socket "$USOCK" status >/dev/null 2>&1 && break; sleep 0.1; done
 fio_load 1; sleep 0.5
-caps=$(capsh --decode="$(awk '/^CapEff/ { print $2 }' "/proc/$DAEMON_PID/status")" | sed 's/.*=//')
+st=/proc/$DAEMON_PID/status
+caps=$(capsh --decode="$(awk '/^CapEff/ { print $2 }' "$st")" | sed 's/.*=//')
+bnd=$(capsh --decode="$(awk '/^CapBnd/ { print $2 }' "$st")" | sed 's/.*=//')
+uid=$(awk '/^Uid/ { print $3 }' "$st")
 n=$("$IRQLAT" --socket "$USOCK" --top --batch -n 1 --json --window total | jq '[.irqs[].count] | add // 0')
-diag "uid nobody, effective capabilities $caps: $n handler runs measured"
-check "as nobody with only CAP_BPF and CAP_PERFMON: runs and measures" \
-	test "$caps" = "cap_perfmon,cap_bpf" -a "${n:-0}" -gt 100
+diag "euid $uid, effective capabilities $caps, bounding $bnd: $n handler runs measured"
+check "as uid 0 with only CAP_BPF and CAP_PERFMON: runs and measures" \
+	test "$uid" = 0 -a "$caps" = "cap_perfmon,cap_bpf" -a "$bnd" = "cap_perfmon,cap_bpf" -a "${n:-0}" -gt 100
+# tracefs is read to find the tracepoint (events/sched/sched_process_exec): the state says so
+for _ in 1 2 3 4 5; do /bin/true; done
+tp_state=$(tp_json "$USOCK" state); tp_events=$(tp_json "$USOCK" events)
+diag "sched:sched_process_exec: $tp_state, $tp_events events"
+check "... and reads tracefs: a tracepoint attached and counting (state $tp_state, $tp_events events)" \
+	test "$tp_state" = attached -a "${tp_events:-0}" -ge 5
 stop_daemon
 check "... and stops cleanly (exit 0)" test "$DAEMON_STATUS" -eq 0
 out=$(as_service ,+bpf "$IRQLATD" --socket "$USOCK" --log-target stderr 2>&1); rc=$?
@@ -73,6 +97,31 @@ check "CAP_BPF alone: exit 1, 'missing capability CAP_PERFMON'" \
 out=$(as_service ,+perfmon "$IRQLATD" --socket "$USOCK" --log-target stderr 2>&1); rc=$?
 check "CAP_PERFMON alone: exit 1, 'missing capability CAP_BPF'" \
 	sh -c "[ $rc -eq 1 ] && printf '%s' \"\$1\" | grep -q 'missing capability CAP_BPF'" _ "$out"
+
+# Another uid (DynamicUser=, as the unit was) cannot read tracefs: one line, the tracepoints
+# show it, and no mount(2) is tried on a tracefs that is mounted.
+as_nobody ,+bpf,+perfmon strace -f -qq -e trace=mount -o "$TMP/urun/strace" "$IRQLATD" \
+	--socket "$TMP/urun/irqlatd.sock" --log-target stderr >"$TMP/nobody.log" 2>&1 &
+DAEMON_PID=$!
+for _ in $(seq 100); do "$IRQLAT" --socket "$TMP/urun/irqlatd.sock" status >/dev/null 2>&1 && break; sleep 0.1; done
+tp_state=$(tp_json "$TMP/urun/irqlatd.sock" state); tp_err=$(tp_json "$TMP/urun/irqlatd.sock" error)
+kill -TERM "$(pgrep -P "$DAEMON_PID" -x irqlatd)"; wait "$DAEMON_PID"; DAEMON_PID=
+diag "as nobody: $(grep -c . "$TMP/nobody.log") log lines; silly:me_silly $tp_state: $tp_err"
+unreadable() {
+	[ "$(grep -c 'tracefs (/sys/kernel/tracing) is not readable by uid 65534 (Permission denied)' "$TMP/nobody.log")" -eq 1 ] &&
+		[ "$tp_state" = failed ] && [[ $tp_err == *"not readable by uid 65534"* ]] && ! grep -q 'mount(' "$TMP/urun/strace"
+}
+check "as another uid: one line 'tracefs ... is not readable by uid 65534', state failed, no mount(2)" unreadable
+grep -q 'mount(' "$TMP/urun/strace" && diag_file "$TMP/urun/strace"
+
+# Without tracefs mounted (a private mount namespace), mount(2) is tried and, without
+# CAP_SYS_ADMIN, fails: one line.
+out=$(unshare -m sh -c 'umount /sys/kernel/tracing && exec "$@"' _ \
+	setpriv --inh-caps=-all --bounding-set=-all,+bpf,+perfmon --no-new-privs \
+	timeout -s TERM 2 "$IRQLATD" --socket "$TMP/run/ns.sock" --log-target stderr 2>&1)
+mnt=$(grep -c 'tracefs is not mounted on /sys/kernel/tracing and mounting it failed (Operation not permitted)' <<<"$out")
+check "tracefs not mounted, mount denied: one line saying so" test "$mnt" -eq 1
+[ "$mnt" -eq 1 ] || diag "$out"
 
 # Every system call irqlatd makes from start to stop (and a reload) must pass the unit's
 # SystemCallFilter= lines: the first allows, each later ~ line takes away.
@@ -96,6 +145,11 @@ allowed() {
 	printf '%s\n' "${!ok[@]}"
 }
 allowed | sort >"$TMP/allowed"
+denied_calls() {	# denied_calls STRACE_FILE: the calls made that the filter does not allow
+	sed -nE 's/^[0-9]+ +([a-z0-9_]+)\(.*/\1/p' "$1" | sort -u >"$1.used"
+	# execve is strace starting irqlatd; systemd itself does that before the filter applies
+	comm -23 "$1.used" "$TMP/allowed" | grep -vx execve | tr '\n' ' '
+}
 as_service ,+bpf,+perfmon strace -f -qq -o "$TMP/run/strace" "$IRQLATD" --socket "$USOCK" --log-target stderr --interval-ms 100 >"$TMP/strace-run.log" 2>&1 &
 DAEMON_PID=$!
 for _ in $(seq 100); do "$IRQLAT" --socket "$USOCK" status >/dev/null 2>&1 && break; sleep 0.1; done
@@ -104,11 +158,15 @@ child=$(pgrep -P "$DAEMON_PID" -x irqlatd)	# strace's child: irqlatd itself
 kill -HUP "$child"; sleep 0.5
 kill -TERM "$child"
 wait "$DAEMON_PID"; DAEMON_PID=
-sed -nE 's/^[0-9]+ +([a-z0-9_]+)\(.*/\1/p' "$TMP/run/strace" | sort -u >"$TMP/used"
-# execve is strace starting irqlatd; systemd itself does that before the filter applies
-denied=$(comm -23 "$TMP/used" "$TMP/allowed" | grep -vx execve | tr '\n' ' ')
-diag "system calls used: $(tr '\n' ' ' <"$TMP/used")"
+denied=$(denied_calls "$TMP/run/strace")
+diag "system calls used: $(tr '\n' ' ' <"$TMP/run/strace.used")"
 check "every system call irqlatd made is allowed by SystemCallFilter= (denied: ${denied:-none})" test -z "$denied"
 check "the filter allows bpf and perf_event_open, which @system-service lacks" \
-	sh -c "grep -qx bpf '$TMP/allowed' && grep -qx perf_event_open '$TMP/allowed' && grep -qx bpf '$TMP/used'"
+	sh -c "grep -qx bpf '$TMP/allowed' && grep -qx perf_event_open '$TMP/allowed' && grep -qx bpf '$TMP/run/strace.used'"
+# The same comparison catches a call the filter denies: without tracefs, irqlatd calls mount(2).
+unshare -m sh -c 'umount /sys/kernel/tracing && exec "$@"' _ \
+	setpriv --inh-caps=-all --bounding-set=-all,+bpf,+perfmon --no-new-privs \
+	strace -f -qq -o "$TMP/run/strace-ns" timeout -s TERM 2 "$IRQLATD" --socket "$TMP/run/ns.sock" --log-target stderr >/dev/null 2>&1
+denied=$(denied_calls "$TMP/run/strace-ns")
+check "... and the comparison can fail: with tracefs unmounted it finds mount (denied: ${denied:-none})" test "$denied" = "mount "
 done_testing

@@ -1,7 +1,7 @@
 #!/bin/sh
 # irqlatd.service under real systemd, installed by `make install DESTDIR=... PREFIX=/usr`:
-# start (Type=notify) -> active with the STATUS= line, runs as a dynamic user with only
-# CAP_BPF and CAP_PERFMON, irqlat answers (also as nobody), the journal holds the start-up,
+# start (Type=notify) -> active with the STATUS= line, runs as uid 0 with only CAP_BPF and
+# CAP_PERFMON, irqlat answers (also as nobody), the journal holds the start-up,
 # attach and outlier entries with their fields, journalctl -x explains them.
 # 21-irqlatd-reload.sh goes on with reload, stop and a bad file (a check has 45 s).
 set -eu
@@ -44,10 +44,12 @@ check "start-up entry and two attach entries in journalctl -u irqlatd" started
 journalctl -q -u irqlatd --no-pager -o cat | head -n 3 | sed 's/^/#   /'
 
 caps=$(awk '/^CapEff/ { print $2 }' "/proc/$pid/status")
+bnd=$(awk '/^CapBnd/ { print $2 }' "/proc/$pid/status")
 uid=$(awk '/^Uid/ { print $2 }' "/proc/$pid/status")
-diag "uid $uid, CapEff $caps"
-dyn_user() { [ "$uid" -ne 0 ] && [ "$caps" = 000000c000000000 ]; }
-check "runs as a dynamic user (uid $uid) with only CAP_BPF and CAP_PERFMON" dyn_user
+diag "uid $uid, CapEff $caps, CapBnd $bnd"
+# uid 0 (tracefs is root's, 0700), but with no capability beyond the two
+root_bpf_only() { [ "$uid" -eq 0 ] && [ "$caps" = 000000c000000000 ] && [ "$bnd" = 000000c000000000 ]; }
+check "runs as uid 0 with only CAP_BPF and CAP_PERFMON (effective and bounding)" root_bpf_only
 
 load
 status_line() { systemctl show -p StatusText --value irqlatd | grep -qE '^[0-9]+ handlers, [0-9.]+[kM]? IRQ/s'; }

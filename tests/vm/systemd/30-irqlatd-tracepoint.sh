@@ -1,0 +1,122 @@
+#!/bin/sh
+# irqlatd.service consumes sillymod's silly:me_silly under the hardened unit (uid 0 with only
+# CAP_BPF and CAP_PERFMON, tracefs mounted by systemd at boot): started before the module, it
+# attaches after `insmod`; the counts it streams (irqlat events) and journals (TRACEPOINT=,
+# ARG_COUNT=) are the module's own "hello! N" kernel-log lines; `irqlat detach` lets `rmmod`
+# unload the module while the service runs; `systemctl stop` is clean. Runs after
+# 21-irqlatd-reload.sh, which leaves the service stopped. No jq in this guest: sed on the JSON
+# (json-c prints it plain).
+set -eu
+# shellcheck source=../guest/lib.sh
+. "$VMTEST_DIR/lib.sh"
+
+if [ ! -f /usr/lib/systemd/system/irqlatd.service ]; then
+	skip "irqlatd.service consumes silly:me_silly" "not installed in the image (no make install target?)"
+	exit 0
+fi
+work=/tmp/irqlatd-svc-tp
+mkdir -p "$work"
+rm -f /etc/irqlatd/irqlatd.conf	# the built-in defaults: silly:me_silly
+systemctl reset-failed irqlatd 2>/dev/null || true
+# the silly:me_silly object of a summary, on one line
+tp_summary() { irqlat --top --batch -n 1 --json | sed -n 's/.*"tracepoints":\[\(.*\)\].*/\1/p' |
+	sed 's/},{"tracepoint"/}\n{"tracepoint"/g' | grep '"tracepoint":"silly:me_silly"'; }
+field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p"; }	# field NAME < object
+tp_field() { tp_summary | field "$1"; }
+state_is() { [ "$(tp_field state)" = "$1" ]; }
+kmsg_mark() { echo "vmtest-30: $1" >/dev/kmsg; }
+
+check "tracefs is mounted at boot (sys-kernel-tracing.mount)" grep -q ' /sys/kernel/tracing tracefs ' /proc/self/mounts
+check "systemctl start irqlatd succeeds" systemctl start irqlatd
+pid=$(systemctl show -p MainPID --value irqlatd)
+diag "MainPID $pid, uid $(awk '/^Uid/ { print $3 }' "/proc/$pid/status"), CapEff $(awk '/^CapEff/ { print $2 }' "/proc/$pid/status")"
+waiting() { state_is waiting; }
+if retry 5 waiting; then ok "silly:me_silly is waiting before insmod (tracefs readable)"; else
+	not_ok "silly:me_silly is waiting before insmod (tracefs readable)"; diag "$(tp_summary)"
+	journalctl -q -u irqlatd --no-pager -o cat | tail -n 5 | sed 's/^/#   /'; fi
+
+irqlat events --follow --json >"$work/events.json" 2>&1 &
+sub=$!
+sleep 0.3
+kmsg_mark start
+t0=$(uptime_cs)
+insmod "$SILLYMOD_KO" period_ms=100
+attached() { state_is attached; }
+if retry 10 attached; then
+	ok "irqlatd (the service) attaches to silly:me_silly after insmod"
+	# a measurement, not a test (timing): the presence check runs once a second
+	diag "attached about $(( $(uptime_cs) - t0 ))0 ms after insmod (irqlat's own start-up included)"
+else
+	not_ok "irqlatd (the service) attaches to silly:me_silly after insmod"; diag "$(tp_summary)"
+	journalctl -q -u irqlatd --no-pager -o cat | tail -n 5 | sed 's/^/#   /'
+fi
+kmsg_mark attached
+if [ "${VM_MODULE_BTF:-0}" = 1 ]; then src='BTF (module sillymod)'; else src='tracefs format'; fi
+check "argument names from $src: time, count" \
+	sh -c "journalctl -q -u irqlatd -o cat | grep -qF 'silly:me_silly (raw_tp): 2 arguments from $src: time, count'"
+e0=$(tp_field events)
+sleep 2.5
+counting() { [ "$(tp_field events)" -ge $(( ${e0:-0} + 10 )) ] && [ "$(tp_field gaps)" = 0 ]; }
+check "counting events (>= 10 more in 2.5 s at 100 ms), no gaps" counting
+diag "summary: $(tp_summary)"
+
+in_use() { ! rmmod sillymod 2>"$work/rmmod.err" && [ -e /sys/module/sillymod ]; }
+check "while attached, rmmod fails (in use)" in_use
+diag "rmmod said: $(cat "$work/rmmod.err")"
+detach() { irqlat detach silly:me_silly >"$work/detach.out" 2>&1; }
+if detach; then ok "irqlat detach silly:me_silly (as root) succeeds"; else
+	not_ok "irqlat detach silly:me_silly (as root) succeeds"; fi
+diag "irqlat detach said: $(cat "$work/detach.out")"
+kmsg_mark detached
+check "rmmod sillymod works while the service runs" rmmod sillymod
+check "the service is still active" [ "$(systemctl is-active irqlatd)" = active ]
+sleep 0.3
+kill "$sub" 2>/dev/null || true
+
+# The references: the module's own "hello! N" lines. Every N printed after irqlatd showed
+# the attach and before the detach (less the last, which may have raced the detach) must be in
+# irqlatd's list, and from irqlatd's first count to its last the module printed exactly those.
+dmesg | sed -n '/vmtest-30: start/,$p' >"$work/kernel.log"
+sed -n 's/.*hello! \([0-9][0-9]*\)$/\1/p' "$work/kernel.log" >"$work/hello"
+sed -n '/vmtest-30: attached/,/vmtest-30: detached/s/.*hello! \([0-9][0-9]*\)$/\1/p' "$work/kernel.log" |
+	sed '$d' >"$work/hello-attached"
+grep '"tracepoint":"silly:me_silly"' "$work/events.json" | sed -n 's/.*"count":\([0-9]*\).*/\1/p' >"$work/events"
+journalctl --sync
+MID_TP=700d107311d14408a01c540cd110166f	# the event entries; attach and detach entries have TRACEPOINT= too
+journalctl -q -u irqlatd TRACEPOINT=silly:me_silly MESSAGE_ID=$MID_TP -o export >"$work/journal.export"
+sed -n 's/^ARG_COUNT=//p' "$work/journal.export" >"$work/journal"
+diag "hello! counts: $(tr '\n' ' ' <"$work/hello")"
+diag "irqlat events counts: $(tr '\n' ' ' <"$work/events")"
+diag "journal ARG_COUNT: $(tr '\n' ' ' <"$work/journal")"
+matches_hello() {	# matches_hello LIST
+	[ "$(wc -l <"$work/hello-attached")" -ge 15 ] || { diag "only $(wc -l <"$work/hello-attached") hello! lines while attached"; return 1; }
+	lo=$(head -n 1 "$1"); hi=$(tail -n 1 "$1")
+	[ -n "$lo" ] || { diag "$1 is empty"; return 1; }
+	awk -v lo="$lo" -v hi="$hi" '$1 >= lo && $1 <= hi' "$work/hello" >"$1.ref"
+	diff -U0 "$1.ref" "$1" >"$1.diff" || { diag "hello! lines vs $1:"; diag_file "$1.diff"; return 1; }
+	# every hello! while attached is in the list
+	sort "$1" >"$1.sorted"
+	missing=$(sort "$work/hello-attached" | comm -23 - "$1.sorted" | tr '\n' ' ')
+	[ -z "$missing" ] || { diag "hello! N while attached, not in $1: $missing"; return 1; }
+}
+check "irqlat events --json counts equal the module's hello! N lines (none missing)" matches_hello "$work/events"
+check "journalctl -u irqlatd TRACEPOINT=silly:me_silly ARG_COUNT values equal the hello! N lines" matches_hello "$work/journal"
+jfields() {
+	entry=$(journalctl -q -u irqlatd TRACEPOINT=silly:me_silly MESSAGE_ID=$MID_TP -o export -n 1)
+	for f in PRIORITY=7 TRACEPOINT=silly:me_silly; do
+		printf '%s\n' "$entry" | grep -qx "$f" || { diag "no $f"; return 1; }
+	done
+	for f in ARG_TIME ARG_COUNT CPU PID COMM EVENT_TS_NS; do
+		printf '%s\n' "$entry" | grep -qE "^$f=[^ ]" || { diag "no $f"; return 1; }
+	done
+	printf '%s\n' "$entry" | grep -qx 'COMM=silly-thread'
+}
+check "an event entry (MESSAGE_ID $MID_TP) has PRIORITY=7 (debug), ARG_TIME, ARG_COUNT, COMM=silly-thread" jfields
+journalctl -q -u irqlatd TRACEPOINT=silly:me_silly MESSAGE_ID=$MID_TP -o cat -n 1 | sed 's/^/#   /'
+
+# gone after rmmod: waiting again, with the service still running
+waiting_again() { state_is waiting; }
+check "after rmmod the service waits for silly:me_silly again" retry 5 waiting_again
+check "systemctl stop irqlatd succeeds" systemctl stop irqlatd
+stopped() { [ "$(systemctl is-active irqlatd || true)" = inactive ] && [ "$(systemctl show -p ExecMainStatus --value irqlatd)" = 0 ]; }
+check "inactive after stop, main process exited 0" stopped
