@@ -26,4 +26,4 @@ $(SILLYMOD_ARITY)/sillymod.ko: module/sillymod/silly-trace.h module/sillymod/sil
 	@objcopy --remove-section=.BTF $@ 2>/dev/null || true
 
 check-vm: $(SILLYMOD_ARITY)/sillymod.ko
-check-vm: export VM_EXTRA_EXES += $(abspath $(SILLYMOD_ARITY)/sillymod.ko)
+check-vm: export VM_EXTRA_FILES += $(abspath $(SILLYMOD_ARITY)/sillymod.ko)
