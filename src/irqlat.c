@@ -203,7 +203,7 @@ static const char *str_of(json_object *o, const char *k)
 static void print_status(json_object *s)
 {
 	static const char *const known[] = { "ok", "version", "pid", "uptime_s", "attach", "programs", "handlers",
-					     "cells_used", "drops", "bpf", "config" };
+					     "cells_used", "drops", "bpf", "config", "tracepoints" };
 	json_object *v, *cfg = NULL, *bpf = NULL, *drops = NULL;
 	char up[32], th[16];
 	double secs = get_d(s, "uptime_s");
@@ -214,7 +214,7 @@ static void print_status(json_object *s)
 	json_object_object_get_ex(s, "bpf", &bpf);
 	json_object_object_get_ex(s, "drops", &drops);
 	printf("irqlatd %s, pid %d, up %s\n", str_of(s, "version"), (int)get_d(s, "pid"), up);
-	printf("%-10s %s", "attach:", str_of(s, "attach"));
+	printf("%-12s %s", "attach:", str_of(s, "attach"));
 	if (json_object_object_get_ex(s, "programs", &v) && json_object_is_type(v, json_type_array)) {
 		printf(", programs");
 		for (size_t i = 0; i < json_object_array_length(v); i++)
@@ -226,9 +226,9 @@ static void print_status(json_object *s)
 			printf("%s %d", i ? "," : "", json_object_get_int(json_object_array_get_idx(v, i)));
 		printf(")");
 	}
-	printf("\n%-10s %d, in %llu histogram cells of %llu\n", "handlers:", (int)get_d(s, "handlers"),
+	printf("\n%-12s %d, in %llu histogram cells of %llu\n", "handlers:", (int)get_d(s, "handlers"),
 	       (unsigned long long)get_d(s, "cells_used"), (unsigned long long)(cfg ? get_d(cfg, "max_cells") : 0));
-	printf("%-10s", "drops:");
+	printf("%-12s", "drops:");
 	if (drops) {
 		int first = 1;
 
@@ -237,7 +237,17 @@ static void print_status(json_object *s)
 			first = 0;
 		}
 	}
-	printf("\n%-10s ", "overhead:");
+	if (json_object_object_get_ex(s, "tracepoints", &v) && json_object_array_length(v)) {
+		printf("\n%-12s", "tracepoints:");
+		for (size_t i = 0; i < json_object_array_length(v); i++) {
+			json_object *t = json_object_array_get_idx(v, i);
+
+			printf("%s %s %s", i ? "," : "", str_of(t, "tracepoint"), str_of(t, "state"));
+			if (!strcmp(str_of(t, "state"), "attached"))
+				printf(" (raw_tp, arguments from %s, %.0f events)", str_of(t, "args_source"), get_d(t, "events"));
+		}
+	}
+	printf("\n%-12s ", "overhead:");
 	if (bpf && get_d(bpf, "run_cnt") > 0)
 		printf("%.0f ns of BPF run time per IRQ (%llu IRQs timed while BPF stats were on)%s\n",
 		       get_d(bpf, "ns_per_irq"), (unsigned long long)get_d(bpf, "run_cnt"),
@@ -246,7 +256,7 @@ static void print_status(json_object *s)
 		printf("n/a (sysctl kernel.bpf_stats_enabled=1, or run irqlatd --bpf-stats)\n");
 	if (cfg) {
 		fmt_ns(th, sizeof(th), (uint64_t)get_d(cfg, "threshold_ns"));
-		printf("%-10s threshold %s, interval %.0f ms, max cells %.0f, ring buffer %.0f KiB, socket %s%s\n", "config:",
+		printf("%-12s threshold %s, interval %.0f ms, max cells %.0f, ring buffer %.0f KiB, socket %s%s\n", "config:",
 		       get_d(cfg, "threshold_ns") > 0 ? th : "off", get_d(cfg, "interval_ms"), get_d(cfg, "max_cells"),
 		       get_d(cfg, "ringbuf_bytes") / 1024, str_of(cfg, "socket"),
 		       json_object_object_get_ex(cfg, "bpf_stats", &v) && json_object_get_boolean(v) ? ", --bpf-stats" : "");
@@ -254,7 +264,7 @@ static void print_status(json_object *s)
 			if (!strcmp(k, "threshold_ns") || !strcmp(k, "interval_ms") || !strcmp(k, "max_cells") ||
 			    !strcmp(k, "ringbuf_bytes") || !strcmp(k, "socket") || !strcmp(k, "bpf_stats"))
 				continue;
-			printf("%-10s %s: %s\n", "", k, json_object_to_json_string_ext(cv, JSON_C_TO_STRING_PLAIN));
+			printf("%-12s %s: %s\n", "", k, json_object_to_json_string_ext(cv, JSON_C_TO_STRING_PLAIN));
 		}
 	}
 	json_object_object_foreach(s, k, ov) {
@@ -264,7 +274,7 @@ static void print_status(json_object *s)
 			if (!strcmp(k, known[i]))
 				break;
 		if (i == sizeof(known) / sizeof(known[0]))
-			printf("%-10s %s\n", k, json_object_to_json_string_ext(ov, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+			printf("%-12s %s\n", k, json_object_to_json_string_ext(ov, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 	}
 }
 

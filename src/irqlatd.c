@@ -167,7 +167,10 @@ static json_object *on_request(void *userdata, struct client *cl, json_object *r
 			.socket_path = d->cfg.socket_path, .pid = (int)getpid(),
 			.bpf_stats = d->stats_fd > 0,
 		};
-		return ok_reply(report_status(&d->col, &info));
+		json_object *o = report_status(&d->col, &info);
+
+		json_object_object_add(o, "tracepoints", tracepoints_json(&d->tps));
+		return ok_reply(o);
 	}
 	if (!strcmp(cmd, "subscribe")) {
 		client_subscribe(cl);
