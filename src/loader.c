@@ -81,15 +81,18 @@ static uint32_t count_irq_numbers(void)
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	static int verbose = -1;
-	char buf[1024];
+	char *buf, *line, *save = NULL;
 
 	if (verbose < 0)
 		verbose = getenv("IRQLATD_LIBBPF_DEBUG") != NULL;
 	if (level == LIBBPF_DEBUG && !verbose)
 		return 0;
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	buf[strcspn(buf, "\n")] = 0;
-	log_full(level == LIBBPF_WARN ? LOG_WARNING : LOG_DEBUG, "libbpf: %s", buf);
+	/* one message can be the verifier's whole log: log every line of it, none cut */
+	if (vasprintf(&buf, fmt, ap) < 0)
+		return 0;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		log_full(level == LIBBPF_WARN ? LOG_WARNING : LOG_DEBUG, "libbpf: %s", line);
+	free(buf);
 	return 0;
 }
 
@@ -187,7 +190,7 @@ int loader_open(struct loader *l, const struct loader_opts *o)
 		if (r == -EPERM)
 			log_error("the kernel refused to load BPF programs (%s): run as root with CAP_BPF and CAP_PERFMON, and check kernel.unprivileged_bpf_disabled and lockdown", strerror(-r));
 		else
-			log_error_errno(r, "cannot load the BPF programs into the kernel: %m (set IRQLATD_LIBBPF_DEBUG=1 for the verifier's log)");
+			log_error_errno(r, "cannot load the BPF programs into the kernel: %m (libbpf's warnings above include the verifier's log; IRQLATD_LIBBPF_DEBUG=1 with --verbose shows every step)");
 		goto fail;
 	}
 
