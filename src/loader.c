@@ -91,7 +91,7 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	if (vasprintf(&buf, fmt, ap) < 0)
 		return 0;
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		log_full(level == LIBBPF_WARN ? LOG_WARNING : LOG_DEBUG, "libbpf: %s", line);
+		log_full(level == LIBBPF_WARN ? LOG_WARNING : LOG_DEBUG, "%s%s", strncmp(line, "libbpf: ", 8) ? "libbpf: " : "", line);
 	free(buf);
 	return 0;
 }
