@@ -102,7 +102,7 @@ void collector_tick(struct collector *c)
 	uint64_t drops[DROP_KINDS];
 
 	for (unsigned i = 0; i < c->nhandlers; i++) {
-		memset(&c->handlers[i].ring[slot], 0, sizeof(struct hist));
+		memset(&c->handlers[i].ring[slot], 0, sizeof(struct hist_tick));
 		for (unsigned k = 0; k < c->handlers[i].ncpus; k++)
 			c->handlers[i].cpus[k].window_count[slot] = 0;
 	}
@@ -128,12 +128,12 @@ void collector_tick(struct collector *c)
 		memcpy(&now, (const void *)live, sizeof(now));
 
 		struct handler *h = &c->handlers[cs->handler];
-		struct hist *d = &h->ring[slot];
+		struct hist_tick *d = &h->ring[slot];
 		uint64_t dcount = now.count - cs->prev.count;
 
-		d->count += dcount;
+		d->count += (uint32_t)dcount;
 		d->sum_ns += now.sum_ns - cs->prev.sum_ns;
-		d->spurious += now.spurious - cs->prev.spurious;
+		d->spurious += (uint32_t)(now.spurious - cs->prev.spurious);
 		if (dcount && max > d->max_ns)
 			d->max_ns = max;
 		for (unsigned b = 0; b < HIST_BUCKETS; b++)
@@ -143,7 +143,7 @@ void collector_tick(struct collector *c)
 		cs->prev = now;
 	}
 	for (unsigned i = 0; i < c->nhandlers; i++)
-		hist_add(&c->handlers[i].total, &c->handlers[i].ring[slot]);
+		hist_add_tick(&c->handlers[i].total, &c->handlers[i].ring[slot]);
 
 	if (loader_read_drops(c->bpf, drops) == 0) {
 		for (int k = 0; k < DROP_KINDS; k++) {
@@ -195,7 +195,7 @@ void collector_window(const struct collector *c, const struct handler *h, enum w
 	} else {
 		memset(out, 0, sizeof(*out));
 		for (unsigned i = 0; i < n; i++)
-			hist_add(out, &h->ring[(c->tick - 1 - i) % WINDOW_TICKS_MAX]);
+			hist_add_tick(out, &h->ring[(c->tick - 1 - i) % WINDOW_TICKS_MAX]);
 	}
 	*seconds = window_seconds(c, w, n);
 }

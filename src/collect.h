@@ -23,7 +23,7 @@ struct handler {
 	uint64_t action_id;
 	char name[IRQ_NAME_LEN];
 	struct hist total;
-	struct hist ring[WINDOW_TICKS_MAX];	/* deltas of the last ticks; ring[tick % N] */
+	struct hist_tick ring[WINDOW_TICKS_MAX];	/* deltas of the last ticks; ring[tick % N] */
 	struct cpu_stat *cpus;
 	unsigned ncpus;
 };

@@ -30,6 +30,17 @@ void hist_add(struct hist *into, const struct hist *h)
 		into->bucket[b] += h->bucket[b];
 }
 
+void hist_add_tick(struct hist *into, const struct hist_tick *t)
+{
+	into->count += t->count;
+	into->sum_ns += t->sum_ns;
+	into->spurious += t->spurious;
+	if (t->max_ns > into->max_ns)
+		into->max_ns = t->max_ns;
+	for (unsigned b = 0; b < HIST_BUCKETS; b++)
+		into->bucket[b] += t->bucket[b];
+}
+
 uint64_t hist_quantile(const struct hist *h, double q)
 {
 	uint64_t total = 0, seen = 0;

@@ -59,6 +59,15 @@ static void add_sample(struct hist *h, uint64_t v)
 		h->max_ns = v;
 }
 
+static void add_tick_sample(struct hist_tick *t, uint64_t v)
+{
+	t->bucket[hist_bucket(v)]++;
+	t->count++;
+	t->sum_ns += v;
+	if (v > t->max_ns)
+		t->max_ns = v;
+}
+
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
@@ -92,7 +101,7 @@ static int setup(void **state)
 			unsigned n = samples(k, t, v);
 
 			for (unsigned i = 0; i < n; i++) {
-				add_sample(&h->ring[t], v[i]);
+				add_tick_sample(&h->ring[t], v[i]);
 				add_sample(&h->total, v[i]);
 				h->cpus[i % h->ncpus].count++;
 				h->cpus[i % h->ncpus].window_count[t]++;
@@ -169,7 +178,7 @@ static void expected_window(const struct handler *h, unsigned n, struct hist *ou
 {
 	memset(out, 0, sizeof(*out));
 	for (unsigned t = NTICKS - n; t < NTICKS; t++)
-		hist_add(out, &h->ring[t]);
+		hist_add_tick(out, &h->ring[t]);
 }
 
 static void check_handler(json_object *o, const struct handler *h, unsigned nticks, double secs, unsigned k)
