@@ -147,8 +147,9 @@ fi
 # as systemd passes the .socket unit's); irqlatd accepts on it and creates no socket of its
 # own but AF_UNIX ones, so RestrictAddressFamilies=AF_UNIX holds. strace records it.
 SP=$(free_port)
-systemd-socket-activate -l "127.0.0.1:$SP" --fdname=metrics \
-	strace -f -qq -o "$TMP/strace" -e trace=socket,accept,accept4,bind,listen \
+# strace runs outside: systemd-socket-activate sets LISTEN_PID to the process it execs
+strace -f -qq -o "$TMP/strace" -e trace=execve,socket,accept,accept4,bind,listen \
+	systemd-socket-activate -l "127.0.0.1:$SP" --fdname=metrics \
 	"$IRQLATD" --socket "$SOCK" --log-target stderr --no-tracepoints >"$TMP/activated.log" 2>&1 &
 ACT=$!
 for _ in $(seq 50); do ss -ltn | grep -q "127.0.0.1:$SP " && break; sleep 0.1; done
@@ -157,12 +158,14 @@ curl -s -m 20 -o "$TMP/page3" "http://127.0.0.1:$SP/metrics"
 check "socket activation: the passed socket serves /metrics (the first connection starts irqlatd)" \
 	grep -q '^irqlat_build_info' "$TMP/page3"
 check "... and the log says it serves the socket from systemd" grep -q 'metrics: serving /metrics on the socket from systemd' "$TMP/activated.log"
-child=$(pgrep -f "^$IRQLATD --socket $SOCK" | head -1)
+child=$(pgrep -f "^$IRQLATD --socket $SOCK" | head -1)	# exec'd by systemd-socket-activate
 [ -n "$child" ] && kill -TERM "$child"; wait "$ACT" 2>/dev/null
-sockets() { grep -E ' (socket|bind|listen)\(' "$TMP/strace" | grep -v 'socket(AF_UNIX' | grep -v 'bind([0-9]*, {sa_family=AF_UNIX' | grep -v 'listen('; }
+# irqlatd's calls: its pid's lines from its execve on
+awk -v exe="execve(\"$IRQLATD\"" '!pid && index($0, exe) { pid = $1 } pid && $1 == pid' "$TMP/strace" >"$TMP/strace.irqlatd"
+sockets() { grep -E ' (socket|bind|listen)\(' "$TMP/strace.irqlatd" | grep -v 'socket(AF_UNIX' | grep -v 'bind([0-9]*, {sa_family=AF_UNIX' | grep -v 'listen('; }
 inet=$(sockets)
 check "... with no socket(2) but AF_UNIX, no bind(2) but AF_UNIX, and accept4(2) used" \
-	sh -c "[ -z \"\$1\" ] && grep -q 'accept4(' '$TMP/strace'" _ "$inet"
+	sh -c "[ -z \"\$1\" ] && grep -q 'accept4(' '$TMP/strace.irqlatd'" _ "$inet"
 [ -n "$inet" ] && diag "$inet"
 # accept4 passes the unit's filter: @system-service includes @network-io
 check "accept4 is in @system-service (the unit's SystemCallFilter=)" \
