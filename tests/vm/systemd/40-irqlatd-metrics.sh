@@ -23,13 +23,13 @@ sealed() {
 		[ -n "$(systemctl show -p IPAddressDeny --value irqlatd)" ]
 }
 check "the service keeps PrivateNetwork=yes, RestrictAddressFamilies=AF_UNIX, IPAddressDeny=any" sealed
-get /metrics >/tmp/metrics.http 2>&1 || true
-page_ok() {
+page_ok() {	# right after the restart no map read has happened yet: retried
+	get /metrics >/tmp/metrics.http 2>&1 || true
 	head -n 1 /tmp/metrics.http | grep -q '^HTTP/1.[01] 200' &&
 		grep -q '^irqlat_build_info{version=' /tmp/metrics.http &&
 		grep -q '^irqlat_handler_runs_total{irq=' /tmp/metrics.http
 }
-check "GET /metrics on 127.0.0.1:9669 answers 200 with the metrics" page_ok
+check "GET /metrics on 127.0.0.1:9669 answers 200 with the metrics" retry 10 page_ok
 page_ok || diag_file /tmp/metrics.http
 served() { journalctl -q -u irqlatd -o cat | grep -q 'metrics: serving /metrics on the socket from systemd'; }
 check "irqlatd's journal says it serves the socket from systemd" served
