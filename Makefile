@@ -30,7 +30,7 @@ CLIENT_SRCS := src/irqlat.c src/cli.c src/client.c src/table.c src/util.c
 obj = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(1))
 
 # Feature fragments add sources with EXTRA_DAEMON_SRCS += ..., EXTRA_CLIENT_SRCS += ... and
-# CLIENT_LDLIBS += ...; they are read before the link rules below, which expand the lists.
+# CLIENT_LDLIBS += ... / DAEMON_LDLIBS += ...; they are read before the link rules below, which expand the lists.
 -include $(filter-out mk/check.mk,$(wildcard mk/*.mk))
 DAEMON_SRCS += $(EXTRA_DAEMON_SRCS)
 CLIENT_SRCS += $(EXTRA_CLIENT_SRCS)
@@ -50,7 +50,7 @@ $(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) $(SKELS) | $(BUILD)/obj
 	$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/irqlatd: $(call obj,$(DAEMON_SRCS))
-	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS) $(DAEMON_LDLIBS)
 
 $(BUILD)/irqlat: $(call obj,$(CLIENT_SRCS))
 	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS) $(CLIENT_LDLIBS)

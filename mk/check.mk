@@ -6,7 +6,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 LIB_SRCS := $(filter-out src/irqlatd.c src/irqlat.c src/top.c,$(sort $(DAEMON_SRCS) $(CLIENT_SRCS)))
 
 $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(call obj,$(LIB_SRCS)) | $(BUILD)/tests
-	$(CC) $(CFLAGS) $< $(call obj,$(LIB_SRCS)) -o $@ $(LDLIBS) $(CLIENT_LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) $< $(call obj,$(LIB_SRCS)) -o $@ $(LDLIBS) $(DAEMON_LDLIBS) $(CLIENT_LDLIBS) -lcmocka
 
 check-unit: all $(UNIT_BINS)
 

@@ -6,6 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <syslog.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <ini.h>
 #include "config.h"
 #include "log.h"
@@ -106,6 +109,52 @@ static int tp_setting(struct daemon_config *c, const char *key, const char *valu
 	return 0;
 }
 
+int metrics_addr_parse(const char *s, struct sockaddr_storage *sa, unsigned *salen)
+{
+	char host[INET6_ADDRSTRLEN];
+	const char *colon, *h = s;
+	size_t hlen;
+	uint64_t port;
+
+	memset(sa, 0, sizeof(*sa));
+	if (*s == '[') {
+		const char *end = strchr(s, ']');
+
+		if (!end || end[1] != ':')
+			return -EINVAL;
+		h = s + 1;
+		hlen = (size_t)(end - h);
+		colon = end + 1;
+	} else {
+		colon = strrchr(s, ':');
+		if (!colon || strchr(s, ':') != colon)	/* a bare IPv6 address needs its brackets */
+			return -EINVAL;
+		hlen = (size_t)(colon - s);
+	}
+	if (!hlen || hlen >= sizeof(host) || parse_u64(colon + 1, 1, 65535, &port) < 0)
+		return -EINVAL;
+	memcpy(host, h, hlen);
+	host[hlen] = 0;
+	if (*s == '[') {
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)sa;
+
+		if (inet_pton(AF_INET6, host, &a->sin6_addr) != 1)
+			return -EINVAL;
+		a->sin6_family = AF_INET6;
+		a->sin6_port = htons((uint16_t)port);
+		*salen = sizeof(*a);
+	} else {
+		struct sockaddr_in *a = (struct sockaddr_in *)sa;
+
+		if (inet_pton(AF_INET, host, &a->sin_addr) != 1)
+			return -EINVAL;
+		a->sin_family = AF_INET;
+		a->sin_port = htons((uint16_t)port);
+		*salen = sizeof(*a);
+	}
+	return 0;
+}
+
 /* The ranges are the command line's (src/options.c): one meaning per key, wherever it is set. */
 int config_set(struct daemon_config *c, const char *key, const char *value, char *why, size_t len)
 {
@@ -170,6 +219,19 @@ int config_set(struct daemon_config *c, const char *key, const char *value, char
 	} else if (!strcmp(key, "bpf-stats")) {
 		if (set_bool(&c->bpf_stats, value) < 0)
 			return bad(why, len, "takes yes or no, not '%s'", value);
+	} else if (!strcmp(key, "metrics")) {
+		struct sockaddr_storage sa;
+		unsigned salen;
+
+		/* "" or "off" in a file turns it off again; the command line has no use for that */
+		if (!*value || !strcmp(value, "off")) {
+			c->metrics[0] = 0;
+			return 0;
+		}
+		if (strlen(value) >= sizeof(c->metrics) || metrics_addr_parse(value, &sa, &salen) < 0)
+			return bad(why, len, "takes ADDRESS:PORT with a numeric address and a port from 1 to 65535 "
+				   "(e.g. 127.0.0.1:9669 or [::1]:9669), not '%s'", value);
+		snprintf(c->metrics, sizeof(c->metrics), "%s", value);
 	} else if (!strcmp(key, "verbose")) {
 		if (set_bool(&c->verbose, value) < 0)
 			return bad(why, len, "takes yes or no, not '%s'", value);
@@ -297,6 +359,9 @@ static void keep_for_restart(struct daemon_config *n, const struct daemon_config
 	if (n->bpf_stats != o->bpf_stats)
 		log_warning("%s: bpf-stats changed from %s to %s: %s", n->config_path, o->bpf_stats ? "yes" : "no",
 			    n->bpf_stats ? "yes" : "no", restart);
+	if (strcmp(n->metrics, o->metrics))
+		log_warning("%s: metrics changed from '%s' to '%s': %s", n->config_path, o->metrics, n->metrics, restart);
+	memcpy(n->metrics, o->metrics, sizeof(n->metrics));
 	n->bpf_stats = o->bpf_stats;	/* the stats descriptor is taken at start */
 	n->max_cells = o->max_cells;
 	n->ringbuf_kb = o->ringbuf_kb;

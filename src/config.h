@@ -20,6 +20,11 @@ int config_set(struct daemon_config *c, const char *key, const char *value, char
 /* Adds the tracepoint name[0..len) to the list (once); -EINVAL with why when it does not fit. */
 int tracepoint_add(struct daemon_config *c, const char *name, size_t len, char *why, size_t wlen);
 
+/* "127.0.0.1:9669", "[::1]:9669": a numeric IPv4 or bracketed IPv6 address (no host names: no
+ * resolver at start) and a port 1..65535, into *sa. 0 or -EINVAL. */
+struct sockaddr_storage;
+int metrics_addr_parse(const char *s, struct sockaddr_storage *sa, unsigned *salen);
+
 /* Reads path into c. A missing file is fine when it is the default path and was not asked
  * for (explicit = 0). Returns 0, or -EINVAL/-errno with err filled with one line naming the
  * file, line and key ("/etc/irqlatd/irqlatd.conf:3: threshold-us: takes ..."). */

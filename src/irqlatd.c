@@ -14,6 +14,7 @@
 #include "config.h"
 #include "journal.h"
 #include "log.h"
+#include "metrics.h"
 #include "notify.h"
 #include "options.h"
 #include "outlier.h"
@@ -40,6 +41,7 @@ struct daemon {
 	uint64_t status_ns;	/* when STATUS= was last refreshed */
 	int stop_signal;
 	int stats_fd;		/* --bpf-stats: run-time stats stay on while this is open */
+	struct metrics *metrics;	/* --metrics or a socket from systemd; NULL: none */
 };
 
 static json_object *outlier_json(const struct outlier_event *e)
@@ -272,6 +274,12 @@ static int daemon_start(struct daemon *d)
 	r = server_open(&d->srv, d->ev, d->cfg.socket_path, on_request, d);
 	if (r < 0)
 		return r;
+	/* the port too: "in use" is found before any program is loaded; pages are served only
+	 * from the loop, when the collector below is ready */
+	struct metrics_sources ms = { .col = &d->col, .tps = &d->tps, .stats_fd = &d->stats_fd };
+	r = metrics_open(&d->metrics, d->ev, d->cfg.metrics, &ms);
+	if (r < 0)
+		return r;
 	r = loader_open(&d->bpf, &lo);
 	if (r < 0)
 		return r;
@@ -323,6 +331,7 @@ static void daemon_stop(struct daemon *d, bool started)
 	bool attached = d->bpf.skel != NULL;
 
 	server_close(d->srv);	/* removes the socket */
+	metrics_close(d->metrics);
 	sd_event_source_disable_unref(d->rb_src);
 	sd_event_source_disable_unref(d->tick_src);
 	sd_event_source_disable_unref(d->summary_src);

@@ -93,6 +93,8 @@ static void usage(FILE *f)
 		"                          (default debug)\n"
 		"      --bpf-stats         turn on the kernel's BPF run-time statistics while running,\n"
 		"                          so irqlat can show the daemon's cost per IRQ\n"
+		"      --metrics ADDR:PORT serve Prometheus metrics on http://ADDR:PORT/metrics\n"
+		"                          (e.g. 127.0.0.1:9669 or [::1]:9669; default off)\n"
 		"  -v, --verbose           also log debug messages\n"
 		"  -h, --help              show this help\n"
 		"  -V, --version           show the version\n\n"
@@ -103,7 +105,7 @@ static void usage(FILE *f)
 
 enum { OPT_ATTACH = 256, OPT_MAX_CELLS, OPT_RINGBUF_KB, OPT_OUTLIER_RATE, OPT_LOG_TARGET,
        OPT_TRACEPOINT, OPT_NO_TRACEPOINTS, OPT_TP_PERIOD, OPT_TP_COUNTER,
-       OPT_SUMMARY_INTERVAL, OPT_TRACEPOINT_PRIORITY, OPT_BPF_STATS };
+       OPT_SUMMARY_INTERVAL, OPT_TRACEPOINT_PRIORITY, OPT_BPF_STATS, OPT_METRICS };
 
 static const char *long_name(const struct option *opts, int val)
 {
@@ -132,6 +134,7 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 		{ "summary-interval-s", required_argument, NULL, OPT_SUMMARY_INTERVAL },
 		{ "tracepoint-priority", required_argument, NULL, OPT_TRACEPOINT_PRIORITY },
 		{ "bpf-stats", no_argument, NULL, OPT_BPF_STATS },
+		{ "metrics", required_argument, NULL, OPT_METRICS },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -158,7 +161,8 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 		case OPT_OUTLIER_RATE:
 		case OPT_LOG_TARGET:
 		case OPT_SUMMARY_INTERVAL:
-		case OPT_TRACEPOINT_PRIORITY: {
+		case OPT_TRACEPOINT_PRIORITY:
+		case OPT_METRICS: {
 			/* one meaning per key: the configuration file's keys are these options */
 			const char *key = long_name(opts, o);
 

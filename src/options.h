@@ -41,6 +41,7 @@ struct daemon_config {
 	uint32_t summary_interval_s;	/* periodic journal summary; 0: off */
 	int tracepoint_priority;	/* LOG_* of tracepoint event entries */
 	int bpf_stats;		/* hold a bpf_enable_stats() fd: BPF run-time stats for the cost */
+	char metrics[64];	/* Prometheus endpoint "HOST:PORT" / "[V6]:PORT"; "": off (docs/metrics.md) */
 };
 
 /* Parses "1000ms", "1s", "250us", "5000000ns" into ns; 0 or -EINVAL. */

@@ -6,7 +6,7 @@
 # another uid, or without tracefs), and every system call it makes (strace) passes the unit's
 # SystemCallFilter=.
 . "$(dirname "$0")/../lib.sh"
-plan 19
+plan 21
 
 chmod 0711 "$TMP"	# the unprivileged runs below reach $TMP/run
 ROOT=$TMP/root
@@ -33,6 +33,17 @@ make -s -C "$TOP" BUILD="$BUILD" install PREFIX="$P" UPDATE_CATALOG=no >/dev/nul
 out=$(MANPATH=$P/share/man systemd-analyze verify "$P/lib/systemd/system/irqlatd.service" 2>&1); rc=$?
 check "systemd-analyze verify: clean (no output, exit 0)" sh -c "[ $rc -eq 0 ] && [ -z \"\$1\" ]" _ "$out"
 [ -n "$out" ] && diag "$out"
+# the optional socket unit of the Prometheus endpoint (docs/metrics.md), next to the service
+out=$(cd "$P/lib/systemd/system" && MANPATH=$P/share/man systemd-analyze verify irqlatd-metrics.socket 2>&1); rc=$?
+check "systemd-analyze verify irqlatd-metrics.socket: clean" sh -c "[ $rc -eq 0 ] && [ -z \"\$1\" ]" _ "$out"
+[ -n "$out" ] && diag "$out"
+SOCKU=$ROOT/usr/lib/systemd/system/irqlatd-metrics.socket
+socket_unit() {	# the fd reaches the service under the name irqlatd looks for; the service stays sealed
+	grep -qx FileDescriptorName=metrics "$SOCKU" && grep -qx Service=irqlatd.service "$SOCKU" &&
+		grep -qx 'ListenStream=127.0.0.1:9669' "$SOCKU" && grep -qx PrivateNetwork=yes "$UNIT" &&
+		grep -qx RestrictAddressFamilies=AF_UNIX "$UNIT" && grep -qx IPAddressDeny=any "$UNIT"
+}
+check "irqlatd-metrics.socket: loopback, FileDescriptorName=metrics for irqlatd.service, which keeps PrivateNetwork/AF_UNIX/IPAddressDeny" socket_unit
 sec=$(systemd-analyze security --offline=yes --root="$ROOT" "$UNIT" 2>&1)
 score=$(sed -n 's/.*Overall exposure level for irqlatd.service: \([0-9.]*\).*/\1/p' <<<"$sec")
 diag "exposure: ${score:-?}"

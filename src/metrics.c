@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The Prometheus endpoint. libmicrohttpd runs in its "external select" mode with its own epoll
+ * set (MHD_USE_EPOLL, no internal thread): that epoll fd is one sd_event io source and MHD's
+ * timeout one sd_event timer, so a scrape runs on the daemon's only thread, between ticks, and
+ * reads the collector without any locking. A page is a few kB per handler and takes
+ * microseconds to build (docs/metrics.md), far below anything that would need a thread.
+ *
+ * The listening socket is made here (or taken from systemd, socket activation), not by MHD:
+ * "address in use" then gets its own line, and both ways share one code path. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <bpf/bpf.h>
+#include <microhttpd.h>
+#include <systemd/sd-daemon.h>
+#include "config.h"
+#include "log.h"
+#include "metrics.h"
+#include "util.h"
+
+/* The histogram's le boundaries: powers of two from 2^7 ns (128 ns) to 2^32 ns (4.29 s). Each
+ * is the lower bound of a bucket of src/hist.c, so each cumulative count is exact. */
+#define LE_MIN_LOG2 7
+#define LE_MAX_LOG2 HIST_MAX_LOG2
+#define MAX_WINDOW WINDOW_10S	/* irqlat_handler_max_seconds: the max over the last 10 s */
+
+struct metrics {
+	struct MHD_Daemon *mhd;
+	sd_event_source *io, *timer;
+	struct metrics_sources src;
+	int fd;
+	char where[80];
+};
+
+/* Label values: backslash, double quote and newline escaped, as the text format wants. */
+static void put_label(FILE *f, const char *s, size_t max)
+{
+	for (size_t i = 0; i < max && s[i]; i++) {
+		if (s[i] == '\\' || s[i] == '"')
+			fputc('\\', f), fputc(s[i], f);
+		else if (s[i] == '\n')
+			fputs("\\n", f);
+		else
+			fputc(s[i], f);
+	}
+}
+
+static void family(FILE *f, const char *name, const char *type, const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* ns as seconds, exactly: 1234567890 -> 1.234567890 */
+static void put_seconds(FILE *f, uint64_t ns)
+{
+	fprintf(f, "%" PRIu64 ".%09" PRIu64, ns / 1000000000u, ns % 1000000000u);
+}
+
+/* Handlers that share an IRQ number and a name (one driver registered twice on a shared line)
+ * would give two series with one label set, which Prometheus rejects: they are summed into
+ * the first. group[i] is the index of handler i's group leader. */
+static unsigned *group_handlers(const struct collector *c)
+{
+	unsigned *g = calloc(c->nhandlers ? c->nhandlers : 1, sizeof(*g));
+
+	if (!g)
+		return NULL;
+	for (unsigned i = 0; i < c->nhandlers; i++) {
+		g[i] = i;
+		for (unsigned j = 0; j < i; j++)
+			if (g[j] == j && c->handlers[j].irq == c->handlers[i].irq &&
+			    !strncmp(c->handlers[j].name, c->handlers[i].name, IRQ_NAME_LEN)) {
+				g[i] = j;
+				break;
+			}
+	}
+	return g;
+}
+
+static void handler_labels(FILE *f, const struct handler *h)
+{
+	fprintf(f, "irq=\"%u\",handler=\"", h->irq);
+	put_label(f, h->name, IRQ_NAME_LEN);
+	fputc('"', f);
+}
+
+static void bpf_stats(FILE *f, const struct metrics_sources *src)
+{
+	const struct loader *l = src->col->bpf;
+	struct bpf_prog_info entry = { 0 }, exit_ = { 0 };
+	__u32 len = sizeof(entry);
+	int on = src->stats_fd && *src->stats_fd > 0;
+
+	if (!on) {	/* or the sysctl: the kernel counts while either is on */
+		FILE *s = fopen("/proc/sys/kernel/bpf_stats_enabled", "re");
+
+		if (s) {
+			if (fscanf(s, "%d", &on) != 1)
+				on = 0;
+			fclose(s);
+		}
+	}
+	if (!on || !l || l->entry_prog_fd <= 0 || l->exit_prog_fd <= 0 ||
+	    bpf_obj_get_info_by_fd(l->entry_prog_fd, &entry, &len) < 0)
+		return;
+	len = sizeof(exit_);
+	if (bpf_obj_get_info_by_fd(l->exit_prog_fd, &exit_, &len) < 0)
+		return;
+	family(f, "irqlat_bpf_run_seconds_total", "counter",
+	       "Time the kernel ran irqlatd's IRQ entry and exit programs (while BPF stats are on).");
+	fputs("irqlat_bpf_run_seconds_total ", f);
+	put_seconds(f, entry.run_time_ns + exit_.run_time_ns);
+	fputc('\n', f);
+	family(f, "irqlat_bpf_runs_total", "counter",
+	       "IRQs irqlatd's programs measured while BPF stats were on (runs of the exit program).");
+	fprintf(f, "irqlat_bpf_runs_total %llu\n", (unsigned long long)exit_.run_cnt);
+}
+
+static void tracepoint_metrics(FILE *f, const struct tp_set *s)
+{
+	static const struct {
+		const char *name, *type, *help;
+		size_t off;
+	} fam[] = {
+		{ "irqlat_tracepoint_events_total", "counter", "Events of a consumed tracepoint.",
+		  offsetof(struct tracepoint, events) },
+		{ "irqlat_tracepoint_gaps_total", "counter",
+		  "Times a tracepoint's counting argument skipped values (events the program did not see).",
+		  offsetof(struct tracepoint, gaps) },
+		{ "irqlat_tracepoint_missed_total", "counter",
+		  "Values a tracepoint's counting argument skipped, summed over its gaps.",
+		  offsetof(struct tracepoint, missed) },
+	};
+
+	if (!s || !s->n)
+		return;
+	for (unsigned k = 0; k < sizeof(fam) / sizeof(fam[0]); k++) {
+		family(f, fam[k].name, fam[k].type, fam[k].help);
+		for (unsigned i = 0; i < s->n; i++) {
+			const struct tracepoint *t = &s->tps[i];
+
+			fprintf(f, "%s{tracepoint=\"", fam[k].name);
+			put_label(f, t->cfg.name, sizeof(t->cfg.name));
+			fprintf(f, "\"} %" PRIu64 "\n", *(const uint64_t *)((const char *)t + fam[k].off));
+		}
+	}
+	family(f, "irqlat_tracepoint_attached", "gauge",
+	       "1 while irqlatd's program is attached to the tracepoint, 0 while it waits or is detached.");
+	for (unsigned i = 0; i < s->n; i++) {
+		fputs("irqlat_tracepoint_attached{tracepoint=\"", f);
+		put_label(f, s->tps[i].cfg.name, sizeof(s->tps[i].cfg.name));
+		fprintf(f, "\"} %d\n", s->tps[i].state == TP_ATTACHED);
+	}
+}
+
+char *metrics_render(const struct metrics_sources *src, size_t *len)
+{
+	static const char *const drop_names[DROP_KINDS] = { "outlier", "tracepoint", "no_cell" };
+	const struct collector *c = src->col;
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	unsigned *g = group_handlers(c);
+	struct hist *sum = calloc(c->nhandlers ? c->nhandlers : 1, sizeof(*sum));
+	uint64_t *max = calloc(c->nhandlers ? c->nhandlers : 1, sizeof(*max));
+
+	if (!f || !g || !sum || !max) {
+		if (f)
+			fclose(f);
+		free(buf), free(g), free(sum), free(max);
+		return NULL;
+	}
+	/* totals as of the last tick, all from the same snapshot, so that the histogram's _count
+	 * equals runs_total within one page; they are at most one --interval-ms old */
+	for (unsigned i = 0; i < c->nhandlers; i++) {
+		struct hist w;
+		double secs;
+
+		hist_add(&sum[g[i]], &c->handlers[i].total);
+		collector_window(c, &c->handlers[i], MAX_WINDOW, &w, &secs);
+		if (w.max_ns > max[g[i]])
+			max[g[i]] = w.max_ns;
+	}
+
+	family(f, "irqlat_build_info", "gauge", "irqlatd's version; always 1.");
+	fprintf(f, "irqlat_build_info{version=\"%s\"} 1\n", IRQLAT_VERSION);
+
+	family(f, "irqlat_handler_runs_total", "counter", "Runs of a hard-IRQ handler since irqlatd started.");
+	for (unsigned i = 0; i < c->nhandlers; i++)
+		if (g[i] == i) {
+			fputs("irqlat_handler_runs_total{", f);
+			handler_labels(f, &c->handlers[i]);
+			fprintf(f, "} %" PRIu64 "\n", sum[i].count);
+		}
+	family(f, "irqlat_handler_seconds_total", "counter", "Time spent in a hard-IRQ handler since irqlatd started.");
+	for (unsigned i = 0; i < c->nhandlers; i++)
+		if (g[i] == i) {
+			fputs("irqlat_handler_seconds_total{", f);
+			handler_labels(f, &c->handlers[i]);
+			fputs("} ", f);
+			put_seconds(f, sum[i].sum_ns);
+			fputc('\n', f);
+		}
+	family(f, "irqlat_handler_spurious_total", "counter",
+	       "Runs of a hard-IRQ handler that returned IRQ_NONE (not its device's interrupt).");
+	for (unsigned i = 0; i < c->nhandlers; i++)
+		if (g[i] == i) {
+			fputs("irqlat_handler_spurious_total{", f);
+			handler_labels(f, &c->handlers[i]);
+			fprintf(f, "} %" PRIu64 "\n", sum[i].spurious);
+		}
+	family(f, "irqlat_handler_max_seconds", "gauge", "Longest run of a hard-IRQ handler in the last 10 s.");
+	for (unsigned i = 0; i < c->nhandlers; i++)
+		if (g[i] == i) {
+			fputs("irqlat_handler_max_seconds{", f);
+			handler_labels(f, &c->handlers[i]);
+			fputs("} ", f);
+			put_seconds(f, max[i]);
+			fputc('\n', f);
+		}
+	family(f, "irqlat_handler_duration_seconds", "histogram",
+	       "Run time of a hard-IRQ handler; le bounds are bucket bounds of irqlatd's histogram (exact counts).");
+	for (unsigned i = 0; i < c->nhandlers; i++) {
+		uint64_t cum = 0;
+		unsigned b = 0;
+
+		if (g[i] != i)
+			continue;
+		for (unsigned k = LE_MIN_LOG2; k <= LE_MAX_LOG2; k++) {
+			/* the buckets below 2^k ns: durations are whole ns, so "< 2^k" is "<= 2^k - 1" */
+			for (; b < HIST_BUCKETS && hist_upper_ns(b) <= (1ull << k); b++)
+				cum += sum[i].bucket[b];
+			fputs("irqlat_handler_duration_seconds_bucket{", f);
+			handler_labels(f, &c->handlers[i]);
+			fprintf(f, ",le=\"%.10g\"} %" PRIu64 "\n", (double)(1ull << k) / 1e9, cum);
+		}
+		for (; b < HIST_BUCKETS; b++)
+			cum += sum[i].bucket[b];
+		fputs("irqlat_handler_duration_seconds_bucket{", f);
+		handler_labels(f, &c->handlers[i]);
+		fprintf(f, ",le=\"+Inf\"} %" PRIu64 "\n", cum);
+		fputs("irqlat_handler_duration_seconds_sum{", f);
+		handler_labels(f, &c->handlers[i]);
+		fputs("} ", f);
+		put_seconds(f, sum[i].sum_ns);
+		fputs("\nirqlat_handler_duration_seconds_count{", f);
+		handler_labels(f, &c->handlers[i]);
+		/* the buckets' total, not .count: the two are equal (each run lands in one bucket) */
+		fprintf(f, "} %" PRIu64 "\n", cum);
+	}
+
+	family(f, "irqlat_ringbuf_drops_total", "counter",
+	       "Records the BPF programs could not hand to irqlatd (ring buffer full; no_cell: cell pool full, run not measured).");
+	for (unsigned k = 0; k < DROP_KINDS; k++)
+		fprintf(f, "irqlat_ringbuf_drops_total{kind=\"%s\"} %" PRIu64 "\n", drop_names[k], c->drops[k]);
+	family(f, "irqlat_handlers", "gauge", "Hard-IRQ handlers seen since irqlatd started.");
+	fprintf(f, "irqlat_handlers %u\n", c->nhandlers);
+	bpf_stats(f, src);
+	tracepoint_metrics(f, src->tps);
+
+	free(g), free(sum), free(max);
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static enum MHD_Result answer(struct MHD_Response *r, struct MHD_Connection *conn, unsigned status)
+{
+	enum MHD_Result ret;
+
+	if (!r)
+		return MHD_NO;	/* out of memory: MHD closes the connection */
+	ret = MHD_queue_response(conn, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
+				  const char *version, const char *upload, size_t *upload_size, void **con_cls)
+{
+	struct metrics *m = cls;
+	static const char not_found[] = "irqlatd serves only /metrics\n";
+	static const char bad_method[] = "irqlatd answers only GET (and HEAD)\n";
+	struct MHD_Response *r;
+	(void)version;
+	(void)upload;
+	(void)con_cls;
+
+	if (*upload_size) {	/* a body on a GET: not ours to read */
+		*upload_size = 0;
+		return MHD_YES;
+	}
+	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD)) {
+		r = MHD_create_response_from_buffer(sizeof(bad_method) - 1, (void *)bad_method, MHD_RESPMEM_PERSISTENT);
+		if (r)
+			MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+		return answer(r, conn, MHD_HTTP_METHOD_NOT_ALLOWED);
+	}
+	if (strcmp(url, "/metrics")) {
+		r = MHD_create_response_from_buffer(sizeof(not_found) - 1, (void *)not_found, MHD_RESPMEM_PERSISTENT);
+		return answer(r, conn, MHD_HTTP_NOT_FOUND);
+	}
+	size_t len = 0;
+	char *page = metrics_render(&m->src, &len);
+
+	if (!page)
+		return MHD_NO;
+	r = MHD_create_response_from_buffer(len, page, MHD_RESPMEM_MUST_FREE);
+	if (!r) {
+		free(page);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
+	return answer(r, conn, MHD_HTTP_OK);
+}
+
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	char msg[256];
+	(void)cls;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	msg[strcspn(msg, "\n")] = 0;
+	log_debug("metrics: %s", msg);
+}
+
+static int on_timer(sd_event_source *s, uint64_t usec, void *userdata);
+
+/* After every MHD_run: MHD's next timeout (idle connections to close) as the timer. */
+static void rearm(struct metrics *m)
+{
+	MHD_UNSIGNED_LONG_LONG ms;
+	uint64_t now;
+
+	if (MHD_get_timeout(m->mhd, &ms) != MHD_YES) {
+		sd_event_source_set_enabled(m->timer, SD_EVENT_OFF);
+		return;
+	}
+	sd_event_now(sd_event_source_get_event(m->timer), CLOCK_MONOTONIC, &now);
+	sd_event_source_set_time(m->timer, now + (uint64_t)ms * 1000);
+	sd_event_source_set_enabled(m->timer, SD_EVENT_ONESHOT);
+}
+
+static int on_io(sd_event_source *s, int fd, uint32_t revents, void *userdata)
+{
+	struct metrics *m = userdata;
+	(void)s;
+	(void)fd;
+	(void)revents;
+
+	MHD_run(m->mhd);
+	rearm(m);
+	return 0;
+}
+
+static int on_timer(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct metrics *m = userdata;
+	(void)s;
+	(void)usec;
+
+	MHD_run(m->mhd);
+	rearm(m);
+	return 0;
+}
+
+/* The socket systemd passed as FileDescriptorName=metrics, or -1. */
+static int inherited_socket(void)
+{
+	char **names = NULL;
+	int n = sd_listen_fds_with_names(1, &names), fd = -1;
+
+	for (int i = 0; i < n; i++) {
+		if (fd < 0 && names && !strcmp(names[i], "metrics"))
+			fd = SD_LISTEN_FDS_START + i;
+		free(names ? names[i] : NULL);
+	}
+	free(names);
+	return fd;
+}
+
+static int listen_on(const char *addr, char *where, size_t wlen)
+{
+	struct sockaddr_storage sa;
+	unsigned salen;
+	int fd, one = 1;
+
+	if (metrics_addr_parse(addr, &sa, &salen) < 0)	/* checked by config_set already */
+		return log_error_errno(-EINVAL, "--metrics: '%s' is not ADDRESS:PORT", addr);
+	snprintf(where, wlen, "%s", addr);
+	fd = socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return log_error_errno(-errno, "--metrics %s: cannot create the socket: %m", addr);
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (sa.ss_family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&sa, salen) < 0 || listen(fd, 64) < 0) {
+		int r = -errno;
+
+		close(fd);
+		if (r == -EADDRINUSE)
+			return log_error_errno(r, "--metrics %s: the port is in use (%m): stop what listens there (ss -ltnp) or choose another port", addr);
+		if (r == -EADDRNOTAVAIL)
+			return log_error_errno(r, "--metrics %s: no interface has this address (%m)", addr);
+		return log_error_errno(r, "--metrics %s: cannot listen: %m", addr);
+	}
+	return fd;
+}
+
+int metrics_open(struct metrics **out, sd_event *ev, const char *addr, const struct metrics_sources *src)
+{
+	struct metrics *m;
+	const union MHD_DaemonInfo *info;
+	int fd = inherited_socket(), r;
+
+	*out = NULL;
+	if (fd < 0 && (!addr || !*addr))
+		return 0;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return log_error_errno(-ENOMEM, "metrics: %m");
+	m->src = *src;
+	if (fd >= 0) {
+		/* socket activation: the unit's ListenStream= wins over --metrics */
+		if (sd_is_socket(fd, AF_UNSPEC, SOCK_STREAM, 1) <= 0) {
+			free(m);
+			return log_error_errno(-EINVAL, "metrics: the socket systemd passed as \"metrics\" is not a listening stream socket: fix the .socket unit (ListenStream=)");
+		}
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+		snprintf(m->where, sizeof(m->where), "the socket from systemd (fd %d)", fd);
+		if (addr && *addr)
+			log_info("metrics: serving on the socket systemd passed; --metrics %s is not used", addr);
+	} else {
+		fd = listen_on(addr, m->where, sizeof(m->where));
+		if (fd < 0) {
+			free(m);
+			return fd;
+		}
+	}
+	m->fd = fd;
+	m->mhd = MHD_start_daemon(MHD_USE_EPOLL | MHD_USE_ERROR_LOG, 0, NULL, NULL, on_request, m,
+				  MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
+				  MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+				  /* a scraper or two; a slow client cannot hold more than this */
+				  MHD_OPTION_CONNECTION_LIMIT, (unsigned)16,
+				  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
+				  MHD_OPTION_END);
+	if (!m->mhd) {
+		close(fd);
+		free(m);
+		return log_error_errno(-EINVAL, "metrics: libmicrohttpd cannot serve on %s", addr ? addr : "the socket");
+	}
+	info = MHD_get_daemon_info(m->mhd, MHD_DAEMON_INFO_EPOLL_FD);
+	if (!info) {
+		metrics_close(m);
+		return log_error_errno(-EINVAL, "metrics: libmicrohttpd was built without epoll%s", "");
+	}
+	r = sd_event_add_io(ev, &m->io, info->epoll_fd, EPOLLIN, on_io, m);
+	if (r >= 0)
+		r = sd_event_add_time(ev, &m->timer, CLOCK_MONOTONIC, 0, 1000, on_timer, m);
+	if (r < 0) {
+		metrics_close(m);
+		return log_error_errno(r, "metrics: cannot watch the HTTP server: %m");
+	}
+	rearm(m);
+	log_info("metrics: serving /metrics on %s", m->where);
+	*out = m;
+	return 0;
+}
+
+void metrics_close(struct metrics *m)
+{
+	if (!m)
+		return;
+	sd_event_source_disable_unref(m->io);
+	sd_event_source_disable_unref(m->timer);
+	if (m->mhd) {
+		MHD_quiesce_daemon(m->mhd);	/* MHD would close the listening socket: it is ours */
+		MHD_stop_daemon(m->mhd);
+	}
+	close(m->fd);
+	free(m);
+}

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The --metrics address parser, and the page over a hand-made collector: exact cumulative
+ * buckets at the powers of two, +Inf = _count = runs_total, handlers with the same IRQ and
+ * name summed into one series, label values escaped. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <cmocka.h>
+#include "config.h"
+#include "metrics.h"
+
+static void test_addr_parse(void **state)
+{
+	static const char *const bad[] = {
+		"", "9669", ":9669", "127.0.0.1", "127.0.0.1:", "127.0.0.1:0", "127.0.0.1:65536",
+		"127.0.0.1:96x", "::1:9669", "[::1]", "[::1]9669", "[::1:9669", "[127.0.0.1]:9669",
+		"localhost:9669", "256.0.0.1:80", "127.0.0.1:-1",
+	};
+	struct sockaddr_storage sa;
+	unsigned len;
+	(void)state;
+
+	assert_int_equal(metrics_addr_parse("127.0.0.1:9669", &sa, &len), 0);
+	assert_int_equal(sa.ss_family, AF_INET);
+	assert_int_equal(len, sizeof(struct sockaddr_in));
+	assert_int_equal(ntohs(((struct sockaddr_in *)&sa)->sin_port), 9669);
+	assert_int_equal(ntohl(((struct sockaddr_in *)&sa)->sin_addr.s_addr), 0x7f000001);
+	assert_int_equal(metrics_addr_parse("[::1]:1", &sa, &len), 0);
+	assert_int_equal(sa.ss_family, AF_INET6);
+	assert_int_equal(ntohs(((struct sockaddr_in6 *)&sa)->sin6_port), 1);
+	assert_true(IN6_IS_ADDR_LOOPBACK(&((struct sockaddr_in6 *)&sa)->sin6_addr));
+	assert_int_equal(metrics_addr_parse("0.0.0.0:65535", &sa, &len), 0);
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (metrics_addr_parse(bad[i], &sa, &len) == 0)
+			fail_msg("'%s' accepted", bad[i]);
+}
+
+static void add(struct hist *h, uint64_t ns, uint64_t n)
+{
+	h->bucket[hist_bucket(ns)] += n;
+	h->count += n;
+	h->sum_ns += ns * n;
+}
+
+static uint64_t value(const char *page, const char *series)
+{
+	const char *p = strstr(page, series);
+	char *end;
+
+	if (!p)
+		fail_msg("no line %s", series);
+	p += strlen(series);
+	assert_true(*p == ' ');
+	uint64_t v = strtoull(p + 1, &end, 10);
+	assert_true(*end == '\n');
+	return v;
+}
+
+static void test_render(void **state)
+{
+	struct collector c = { 0 };
+	struct handler *h = calloc(3, sizeof(*h));
+	struct metrics_sources src = { .col = &c };
+	size_t len;
+	(void)state;
+
+	assert_non_null(h);
+	c.handlers = h;
+	c.nhandlers = 3;
+	c.drops[DROP_NO_CELL] = 7;
+	h[0].irq = h[1].irq = 25;
+	strcpy(h[0].name, "virtio1-req.0");
+	strcpy(h[1].name, "virtio1-req.0");	/* registered twice on the line: one series */
+	h[2].irq = 1;
+	strcpy(h[2].name, "odd\"name\\");
+	add(&h[0].total, 127, 3);	/* below 2^7: in le 128 ns */
+	add(&h[0].total, 128, 5);	/* exactly 2^7: the next bound (buckets are [lower, upper)) */
+	add(&h[1].total, 255, 2);	/* below 2^8 */
+	add(&h[1].total, 5000000000ull, 1);	/* beyond 2^32 ns: only +Inf */
+	add(&h[2].total, 1000, 4);
+
+	char *page = metrics_render(&src, &len);
+	assert_non_null(page);
+	assert_int_equal(strlen(page), len);
+#define S "{irq=\"25\",handler=\"virtio1-req.0\""
+	assert_int_equal(value(page, "irqlat_handler_runs_total" S "}"), 11);
+	assert_int_equal(value(page, "irqlat_handler_duration_seconds_bucket" S ",le=\"1.28e-07\"}"), 3);
+	assert_int_equal(value(page, "irqlat_handler_duration_seconds_bucket" S ",le=\"2.56e-07\"}"), 10);
+	assert_int_equal(value(page, "irqlat_handler_duration_seconds_bucket" S ",le=\"4.294967296\"}"), 10);
+	assert_int_equal(value(page, "irqlat_handler_duration_seconds_bucket" S ",le=\"+Inf\"}"), 11);
+	assert_int_equal(value(page, "irqlat_handler_duration_seconds_count" S "}"), 11);
+	assert_non_null(strstr(page, "irqlat_handler_duration_seconds_sum" S "} 5.000001531\n"));
+	assert_non_null(strstr(page, "irqlat_handler_seconds_total" S "} 5.000001531\n"));
+	/* one series set for the two handlers */
+	assert_null(strstr(strstr(page, "irqlat_handler_runs_total" S) + 1, "irqlat_handler_runs_total" S));
+	assert_int_equal(value(page, "irqlat_handler_runs_total{irq=\"1\",handler=\"odd\\\"name\\\\\"}"), 4);
+	assert_int_equal(value(page, "irqlat_ringbuf_drops_total{kind=\"no_cell\"}"), 7);
+	assert_int_equal(value(page, "\nirqlat_handlers"), 3);
+	assert_non_null(strstr(page, "# TYPE irqlat_handler_duration_seconds histogram\n"));
+	assert_null(strstr(page, "irqlat_tracepoint"));	/* no tracepoint set: no family */
+	free(page);
+	free(h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_addr_parse),
+		cmocka_unit_test(test_render),
+	};
+
+	cmocka_set_message_output(CM_OUTPUT_TAP);
+	return cmocka_run_group_tests_name("metrics", tests, NULL, NULL);
+}
