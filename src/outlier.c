@@ -5,6 +5,7 @@
 #include "collect.h"
 #include "log.h"
 #include "outlier.h"
+#include "util.h"
 
 struct outlier_bucket {
 	uint32_t irq;
@@ -17,14 +18,7 @@ struct outlier_bucket {
 
 void format_duration(char *buf, size_t len, uint64_t ns)
 {
-	if (ns < 1000)
-		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
-	else if (ns < 1000000)
-		snprintf(buf, len, "%.*f us", ns < 10000 ? 1 : 0, ns / 1e3);
-	else if (ns < 1000000000)
-		snprintf(buf, len, "%.*f ms", ns < 10000000 ? 1 : 0, ns / 1e6);
-	else
-		snprintf(buf, len, "%.2f s", ns / 1e9);
+	fmt_duration(buf, len, ns, " ");
 }
 
 void outlier_init(struct outlier_limiter *l, unsigned per_second, uint64_t threshold_ns)

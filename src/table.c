@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "table.h"
+#include "util.h"
 
 const struct column_def columns[COL_COUNT_] = {
 	[COL_IRQ] = { "irq", "IRQ", 5, 0, SORT_IRQ },
@@ -180,20 +181,7 @@ void table_sort(struct row *rows, int n, enum sort_key key, int reverse)
 
 void fmt_ns(char *buf, size_t len, uint64_t ns)
 {
-	/* each limit is where the rounded text would reach the next precision or unit, so
-	 * 999999 ns reads 1.0ms, not 1000us, and 9999 ns 10us, not 10.0us */
-	if (ns < 1000)
-		snprintf(buf, len, "%lluns", (unsigned long long)ns);
-	else if (ns < 9950)
-		snprintf(buf, len, "%.1fus", ns / 1e3);
-	else if (ns < 999500)
-		snprintf(buf, len, "%.0fus", ns / 1e3);
-	else if (ns < 9950000)
-		snprintf(buf, len, "%.1fms", ns / 1e6);
-	else if (ns < 999500000)
-		snprintf(buf, len, "%.0fms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.2fs", ns / 1e9);
+	fmt_duration(buf, len, ns, "");
 }
 
 void fmt_count(char *buf, size_t len, double v)

@@ -38,3 +38,21 @@ const char *getopt_bad_option(int o, char *const *argv, const char *shortopts, c
 	snprintf(buf, (size_t)len, "-%c", optopt);
 	return buf;
 }
+
+void fmt_duration(char *buf, size_t len, uint64_t ns, const char *sep)
+{
+	/* each limit is where the rounded text would reach the next precision or unit, so
+	 * 999999 ns reads 1.0ms, not 1000us, and 9999 ns 10us, not 10.0us */
+	if (ns < 1000)
+		snprintf(buf, len, "%llu%sns", (unsigned long long)ns, sep);
+	else if (ns < 9950)
+		snprintf(buf, len, "%.1f%sus", ns / 1e3, sep);
+	else if (ns < 999500)
+		snprintf(buf, len, "%.0f%sus", ns / 1e3, sep);
+	else if (ns < 9950000)
+		snprintf(buf, len, "%.1f%sms", ns / 1e6, sep);
+	else if (ns < 999500000)
+		snprintf(buf, len, "%.0f%sms", ns / 1e6, sep);
+	else
+		snprintf(buf, len, "%.2f%ss", ns / 1e9, sep);
+}
