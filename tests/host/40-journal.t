@@ -219,7 +219,7 @@ DAEMON_PID=
 # RB_TRACEPOINT record (the module cannot load on this host; the VM tests attach for real)
 O=$BUILD/obj
 cc -O2 -Wall -Wextra -D_GNU_SOURCE -I"$TOP/src" -I"$BUILD" "$TOP/tests/host/helpers/journal-tp.c" \
-	"$O/journal.o" "$O/log.o" "$O/outlier.o" "$O/collect.o" "$O/hist.o" "$O/loader.o" \
+	"$O/journal.o" "$O/log.o" "$O/outlier.o" "$O/collect.o" "$O/hist.o" "$O/loader.o" "$O/util.o" \
 	-o "$TMP/journal-tp" $(pkg-config --libs libbpf libsystemd libcap) -lm
 "$TMP/journal-tp" 1 4242 insmod 4295123456 17 &
 tp_pid=$!; wait $tp_pid
