@@ -80,8 +80,10 @@ irq=$(printf '%s\n' "$entry" | sed -n 's/^IRQ=//p')
 name=$(printf '%s\n' "$entry" | sed -n 's/^IRQ_NAME=//p')
 check "its IRQ $irq ($name) is a line of /proc/interrupts" grep -qE "^ *$irq:.* $name( |\$)" /proc/interrupts
 by_irq() {	# journalctl IRQ=N finds that IRQ's outliers and nothing else
-	n=$(journalctl -q -u irqlatd IRQ="$irq" -o export | grep -c "^IRQ=")
-	m=$(journalctl -q -u irqlatd IRQ="$irq" -o export | grep -c "^IRQ=$irq\$")
+	# One read: entries keep arriving, so two journalctl runs would count different sets.
+	sel=$(journalctl -q -u irqlatd IRQ="$irq" -o export)
+	n=$(printf '%s\n' "$sel" | grep -c "^IRQ=")
+	m=$(printf '%s\n' "$sel" | grep -c "^IRQ=$irq\$")
 	[ "$n" -gt 0 ] && [ "$n" -eq "$m" ]
 }
 check "journalctl -u irqlatd IRQ=$irq finds exactly that IRQ's entries" by_irq
