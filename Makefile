@@ -12,48 +12,55 @@ CLANG ?= clang
 BPFTOOL ?= bpftool
 ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
-PKGS := libbpf libsystemd json-c libcap inih
+# The folders say who runs the code: src/daemon is irqlatd, src/client is irqlat, src/common is
+# linked into both, bpf/ is the kernel side with the ABI header both sides compile.
+# A new .c file in one of them needs no edit here.
+DAEMON_PKGS := libbpf libsystemd json-c libcap inih libmicrohttpd
+CLIENT_PKGS := json-c ncursesw
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror=implicit-function-declaration -D_GNU_SOURCE \
-	  -Isrc -I$(BUILD) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+	  -Isrc -Ibpf -I$(BUILD) -MMD -MP $(shell pkg-config --cflags $(DAEMON_PKGS) $(CLIENT_PKGS) 2>/dev/null)
+DAEMON_LDLIBS := $(shell pkg-config --libs $(DAEMON_PKGS) 2>/dev/null) -lm
+CLIENT_LDLIBS := $(shell pkg-config --libs $(CLIENT_PKGS) 2>/dev/null || echo -ljson-c -lncursesw) -lm
 BPF_CFLAGS := -target bpf -D__TARGET_ARCH_$(ARCH) -g -O2 -mcpu=v3 -Wall \
-	      -Ivmlinux -Isrc -I$(BUILD)
+	      -Ivmlinux -Ibpf -I$(BUILD)
 
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(wildcard bpf/*.bpf.c))
 SKELS := $(patsubst $(BUILD)/%.bpf.o,$(BUILD)/%.skel.h,$(BPF_OBJS))
 
-DAEMON_SRCS := src/irqlatd.c src/options.c src/loader.c src/collect.c src/hist.c src/report.c \
-	       src/server.c src/outlier.c src/log.c src/util.c src/config.c src/notify.c src/journal.c
-CLIENT_SRCS := src/irqlat.c src/cli.c src/client.c src/table.c src/util.c
+COMMON_SRCS := $(sort $(wildcard src/common/*.c src/common/*/*.c))
+DAEMON_SRCS := $(sort $(wildcard src/daemon/*.c src/daemon/*/*.c)) $(COMMON_SRCS)
+CLIENT_SRCS := $(sort $(wildcard src/client/*.c src/client/*/*.c)) $(COMMON_SRCS)
+# everything but the two mains, for unit tests and helpers to link against
+LIB_SRCS := $(filter-out src/daemon/main.c src/client/main.c,$(sort $(DAEMON_SRCS) $(CLIENT_SRCS)))
 
 obj = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(1))
 
-# Feature fragments add sources with EXTRA_DAEMON_SRCS += ..., EXTRA_CLIENT_SRCS += ... and
-# CLIENT_LDLIBS += ... / DAEMON_LDLIBS += ...; they are read before the link rules below, which expand the lists.
 -include $(filter-out mk/check.mk,$(wildcard mk/*.mk))
-DAEMON_SRCS += $(EXTRA_DAEMON_SRCS)
-CLIENT_SRCS += $(EXTRA_CLIENT_SRCS)
 
 all: $(BUILD)/irqlatd $(BUILD)/irqlat
 
 $(BUILD)/obj $(BUILD)/tests:
 	@mkdir -p $@
 
-$(BUILD)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) src/irqlat_abi.h | $(BUILD)/obj
+$(BUILD)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) | $(BUILD)/obj
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) $(SKELS) | $(BUILD)/obj
+# every object waits for the skeletons: the daemon's sources include them (-MMD finds the rest)
+$(BUILD)/obj/%.o: src/%.c $(SKELS) | $(BUILD)/obj
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/irqlatd: $(call obj,$(DAEMON_SRCS))
-	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS) $(DAEMON_LDLIBS)
+	$(CC) $(LDFLAGS) $^ -o $@ $(DAEMON_LDLIBS)
 
 $(BUILD)/irqlat: $(call obj,$(CLIENT_SRCS))
-	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS) $(CLIENT_LDLIBS)
+	$(CC) $(LDFLAGS) $^ -o $@ $(CLIENT_LDLIBS)
+
+-include $(patsubst %.o,%.d,$(call obj,$(LIB_SRCS) src/daemon/main.c src/client/main.c))
 
 # Kernel types for CO-RE, from the running kernel; committed so builds do not depend on it.
 vmlinux:

@@ -5,7 +5,7 @@
 # bpf/*.bpf.c into the daemon.
 BENCH_BUILD := $(BUILD)/bench
 
-$(BENCH_BUILD)/floor.bpf.o: bench/floor.bpf.c | $(BUILD)/.dir
+$(BENCH_BUILD)/floor.bpf.o: bench/floor.bpf.c | $(BUILD)/obj
 	@mkdir -p $(BENCH_BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
@@ -13,7 +13,7 @@ $(BENCH_BUILD)/floor.skel.h: $(BENCH_BUILD)/floor.bpf.o
 	$(BPFTOOL) gen skeleton $< name floor_bpf > $@.tmp && mv $@.tmp $@
 
 $(BENCH_BUILD)/irqlat-bench-floor: bench/floor.c $(BENCH_BUILD)/floor.skel.h
-	$(CC) $(CFLAGS) -I$(BENCH_BUILD) $< -o $@ $(LDLIBS)
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) -I$(BENCH_BUILD) $< -o $@ $(DAEMON_LDLIBS)
 
 bench-build: all $(BENCH_BUILD)/irqlat-bench-floor
 

@@ -1,8 +1,5 @@
-# Prometheus endpoint (--metrics, socket activation): src/metrics.c, libmicrohttpd, the
-# optional socket unit. docs/metrics.md explains them.
-EXTRA_DAEMON_SRCS += src/metrics.c
-CFLAGS += $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
-DAEMON_LDLIBS += $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
+# Prometheus endpoint (--metrics, socket activation): src/daemon/metrics.c (libmicrohttpd),
+# the optional socket unit. docs/metrics.md explains them.
 
 install: install-metrics-socket
 

@@ -1,6 +1,4 @@
-# irqlat --top: the ncurses screen, and the bash completion.
-EXTRA_CLIENT_SRCS += src/top.c
-CLIENT_LDLIBS += $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
+# irqlat --top's bash completion.
 
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 

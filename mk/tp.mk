@@ -1,7 +1,5 @@
-# Module (and any) tracepoints consumed by irqlatd: bpf/tracepoint.bpf.c, src/tracepoints.c,
-# the client's side in src/tpclient.c.
-EXTRA_DAEMON_SRCS += src/tracepoints.c
-EXTRA_CLIENT_SRCS += src/tpclient.c
+# Module (and any) tracepoints consumed by irqlatd: bpf/tracepoint.bpf.c, src/daemon/tracepoints*,
+# the client's side in src/client/tptable.c; here, the VM check's three-argument sillymod.
 # the guest runs the daemon's tracepoint checks (tests/vm/initramfs/20-irqlatd-tracepoints.sh)
 check-vm: $(BUILD)/irqlatd $(BUILD)/irqlat
 

@@ -217,9 +217,9 @@ DAEMON_PID=
 
 # --- module tracepoint entries: journal_tracepoint_event() as irqlatd calls it for an
 # RB_TRACEPOINT record (the module cannot load on this host; the VM tests attach for real)
-O=$BUILD/obj
-cc -O2 -Wall -Wextra -D_GNU_SOURCE -I"$TOP/src" -I"$BUILD" "$TOP/tests/host/helpers/journal-tp.c" \
-	"$O/journal.o" "$O/log.o" "$O/outlier.o" "$O/collect.o" "$O/hist.o" "$O/loader.o" "$O/util.o" \
+O=$BUILD/obj/daemon
+cc -O2 -Wall -Wextra -D_GNU_SOURCE -I"$TOP/src" -I"$TOP/bpf" -I"$BUILD" "$TOP/tests/host/helpers/journal-tp.c" \
+	"$O/journal.o" "$O/log.o" "$O/outlier.o" "$O/collect.o" "$O/hist.o" "$O/loader.o" "$BUILD/obj/common/util.o" \
 	-o "$TMP/journal-tp" $(pkg-config --libs libbpf libsystemd libcap) -lm
 "$TMP/journal-tp" 1 4242 insmod 4295123456 17 &
 tp_pid=$!; wait $tp_pid

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "journal.h"
-#include "log.h"
+#include "daemon/journal.h"
+#include "daemon/log.h"
 
 int main(int argc, char **argv)
 {

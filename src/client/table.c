@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "table.h"
-#include "util.h"
+#include "common/util.h"
 
 const struct column_def columns[COL_COUNT_] = {
 	[COL_IRQ] = { "irq", "IRQ", 5, 0, SORT_IRQ },

@@ -9,9 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
-#include "client.h"
+#include "conn.h"
 #include "table.h"
-#include "tpclient.h"
+#include "tptable.h"
 #include "top.h"
 
 static volatile sig_atomic_t stop;

@@ -7,7 +7,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
-#include "client.h"
+#include "conn.h"
 
 int conn_open(struct irqlat_conn *c, const char *path, int quiet)
 {

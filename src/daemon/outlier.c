@@ -5,7 +5,7 @@
 #include "collect.h"
 #include "log.h"
 #include "outlier.h"
-#include "util.h"
+#include "common/util.h"
 
 struct outlier_bucket {
 	uint32_t irq;

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <setjmp.h>
 #include <cmocka.h>
-#include "collect.h"
+#include "daemon/collect.h"
 #include "fake_bpf.h"
-#include "log.h"
+#include "daemon/log.h"
 
 #define ACTION_A 0xffff888001000000ull
 #define ACTION_B 0xffff888002000000ull

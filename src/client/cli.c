@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "util.h"
+#include "common/util.h"
 #include "table.h"
 
 static void usage(FILE *f)

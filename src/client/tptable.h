@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 #include <json-c/json.h>
-#include "client.h"
+#include "conn.h"
 
 /* The "tracepoints" array of a summary as a table; nothing when it is empty or missing. */
 void tp_print_section(FILE *f, json_object *summary);

@@ -4,7 +4,7 @@
 #define IRQLAT_TOP_H
 
 #include "cli.h"
-#include "client.h"
+#include "conn.h"
 
 /* Runs the screen on an open connection (it reconnects by itself when the daemon restarts)
  * until q, SIGINT/SIGTERM/SIGHUP or --iterations; the terminal is restored on every path.

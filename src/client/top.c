@@ -14,8 +14,8 @@
 #include <curses.h>
 #include "table.h"
 #include "top.h"
-#include "tpclient.h"
-#include "util.h"
+#include "tptable.h"
+#include "common/util.h"
 
 #define REQUEST_TIMEOUT_MS 2000
 #define TP_LINES_MAX 4	/* tracepoint rows on the screen at most */

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "config.h"
+#include "daemon/config.h"
 
 static char path[] = "/tmp/irqlat-test-config.XXXXXX";
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
 #include "table.h"
-#include "tpclient.h"
+#include "tptable.h"
 
 static uint64_t get_u(json_object *o, const char *k)
 {

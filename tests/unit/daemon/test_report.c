@@ -13,8 +13,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include "fake_bpf.h"
-#include "report.h"
-#include "table.h"
+#include "daemon/report.h"
+#include "client/table.h"
 
 #define NTICKS 12	/* fewer than WINDOW_TICKS_MAX: tick t sits at index t of the rings */
 #define NHANDLERS 3

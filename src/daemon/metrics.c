@@ -23,7 +23,7 @@
 #include "config.h"
 #include "log.h"
 #include "metrics.h"
-#include "util.h"
+#include "common/util.h"
 
 /* The histogram's le boundaries: powers of two from 2^7 ns (128 ns) to 2^32 ns (4.29 s). Each
  * is the lower bound of a bucket of src/hist.c, so each cumulative count is exact. */

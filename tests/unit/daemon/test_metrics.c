@@ -13,8 +13,8 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <cmocka.h>
-#include "config.h"
-#include "metrics.h"
+#include "daemon/config.h"
+#include "daemon/metrics.h"
 
 static void test_addr_parse(void **state)
 {

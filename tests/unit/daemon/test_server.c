@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <setjmp.h>
 #include <cmocka.h>
-#include "server.h"
+#include "daemon/server.h"
 
 struct fixture {
 	char dir[64], path[100];

@@ -13,7 +13,7 @@
 #pragma GCC diagnostic ignored "-Wunused-function"
 #include "hardirq.skel.h"
 #pragma GCC diagnostic pop
-#include "loader.h"
+#include "daemon/loader.h"
 
 struct fake_bpf {
 	struct hardirq_bpf skel;

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <setjmp.h>
 #include <cmocka.h>
-#include "hist.h"
+#include "daemon/hist.h"
 
 #define SEED 0x1e57c0ffee2026ull
 #define NSAMPLES 200000

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
-#include "options.h"
-#include "tracepoints.h"
+#include "daemon/options.h"
+#include "daemon/tracepoints.h"
 
 /* the format file of the article's me_silly, as the 6.1 guest shows it */
 static const char me_silly_format[] =

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <setjmp.h>
 #include <cmocka.h>
-#include "cli.h"
-#include "options.h"
-#include "table.h"
+#include "client/cli.h"
+#include "daemon/options.h"
+#include "client/table.h"
 
 #define MAXARGS 32
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include "loader.h"
 #include "log.h"
-#include "util.h"
+#include "common/util.h"
 
 /* Module (or any) tracepoints to consume: "SYSTEM:EVENT", with optional per-tracepoint
  * settings. A config file maps its keys onto the same list. Names are checked when the daemon
