@@ -8,7 +8,6 @@
 
 static const unsigned window_ticks[] = { 1, 10, 60, 0 };
 #define TICK_TIMES (WINDOW_TICKS_MAX + 1)	/* entries of collector.tick_ns */
-static const char *const window_names[] = { "1s", "10s", "60s", "total" };
 
 uint64_t now_ns(void)
 {
@@ -16,21 +15,6 @@ uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-int window_parse(const char *s, enum window *w)
-{
-	for (int i = 0; i < WINDOW_COUNT; i++)
-		if (!strcmp(s, window_names[i])) {
-			*w = i;
-			return 0;
-		}
-	return -EINVAL;
-}
-
-const char *window_name(enum window w)
-{
-	return w < WINDOW_COUNT ? window_names[w] : "?";
 }
 
 int collector_init(struct collector *c, struct loader *bpf)

@@ -5,12 +5,12 @@
 #define IRQLAT_COLLECT_H
 
 #include <stdint.h>
+#include "common/window.h"
 #include "hist.h"
 #include "loader.h"
 
 #define WINDOW_TICKS_MAX 60
 
-enum window { WINDOW_1S, WINDOW_10S, WINDOW_60S, WINDOW_TOTAL, WINDOW_COUNT };
 
 struct cpu_stat {
 	uint32_t cpu;
@@ -49,8 +49,6 @@ struct collector {
 };
 
 uint64_t now_ns(void);
-int window_parse(const char *s, enum window *w);
-const char *window_name(enum window w);
 
 int collector_init(struct collector *c, struct loader *bpf);
 void collector_free(struct collector *c);

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The JSON protocol's shared pieces (json-c): reading fields of an answer with a default when
+ * they are missing, and the error answer every request handler gives. */
+#ifndef IRQLAT_JSON_H
+#define IRQLAT_JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <json-c/json.h>
+#include "macro.h"
+
+DEFINE_POINTER_CLEANUP(json_object, json_object_put)
+#define _cleanup_json_ _cleanup_(json_object_putp)
+
+/* The field k of object o, or dflt when o has no such field. */
+uint64_t json_get_u64(json_object *o, const char *k, uint64_t dflt);
+int64_t json_get_i64(json_object *o, const char *k, int64_t dflt);
+double json_get_double(json_object *o, const char *k, double dflt);
+const char *json_get_str(json_object *o, const char *k, const char *dflt);
+bool json_has(json_object *o, const char *k);
+
+/* {"ok":false,"error":"<the formatted sentence>"}; the caller owns the reference. */
+json_object *json_error_reply(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Adds "ok":true to o and returns it. */
+json_object *json_ok_reply(json_object *o);
+
+#endif
