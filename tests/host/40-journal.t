@@ -217,10 +217,10 @@ DAEMON_PID=
 
 # --- module tracepoint entries: journal_tracepoint_event() as irqlatd calls it for an
 # RB_TRACEPOINT record (the module cannot load on this host; the VM tests attach for real)
-O=$BUILD/obj/daemon
+# linked like the unit tests: every object but the two mains
+mapfile -t objs < <(find "$BUILD/obj/daemon" "$BUILD/obj/common" -name '*.o' ! -name main.o)
 cc -O2 -Wall -Wextra -D_GNU_SOURCE -I"$TOP/src" -I"$TOP/bpf" -I"$BUILD" "$TOP/tests/host/helpers/journal-tp.c" \
-	"$O/journal.o" "$O/log.o" "$O/outlier.o" "$O/collect.o" "$O/hist.o" "$O/loader.o" "$BUILD/obj/common/util.o" \
-	-o "$TMP/journal-tp" $(pkg-config --libs libbpf libsystemd libcap) -lm
+	"${objs[@]}" -o "$TMP/journal-tp" $(pkg-config --libs libbpf libsystemd libcap json-c inih libmicrohttpd) -lm
 "$TMP/journal-tp" 1 4242 insmod 4295123456 17 &
 tp_pid=$!; wait $tp_pid
 tp=$(journalctl --no-pager -o json _PID=$tp_pid TRACEPOINT=silly:me_silly)
