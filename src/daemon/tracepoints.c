@@ -110,7 +110,7 @@ int tracepoints_start(struct tp_set *s, sd_event *ev, struct server *srv, const 
 		return 0;
 	s->tps = calloc(cfg->ntracepoints, sizeof(*s->tps));
 	if (!s->tps)
-		return -ENOMEM;
+		return log_error_errno(-ENOMEM, "cannot allocate the table of %u tracepoints: %m", cfg->ntracepoints);
 	s->n = cfg->ntracepoints;
 
 	if (tp_tracefs_ready(s) < 0)
