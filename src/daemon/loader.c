@@ -258,17 +258,26 @@ void loader_set_threshold(struct loader *l, uint64_t threshold_ns)
 	__atomic_store_n(&l->skel->data->threshold_ns, threshold_ns, __ATOMIC_RELAXED);
 }
 
-int loader_read_drops(const struct loader *l, uint64_t out[DROP_KINDS])
+int loader_read_drop(int drops_fd, uint32_t kind, uint64_t *sum)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	uint64_t vals[ncpu > 0 ? ncpu : 1];
 
+	*sum = 0;
+	if (bpf_map_lookup_elem(drops_fd, &kind, vals))
+		return -errno;
+	for (int c = 0; c < ncpu; c++)
+		*sum += vals[c];
+	return 0;
+}
+
+int loader_read_drops(const struct loader *l, uint64_t out[DROP_KINDS])
+{
 	for (uint32_t k = 0; k < DROP_KINDS; k++) {
-		out[k] = 0;
-		if (bpf_map_lookup_elem(l->drops_fd, &k, vals))
-			return -errno;
-		for (int c = 0; c < ncpu; c++)
-			out[k] += vals[c];
+		int r = loader_read_drop(l->drops_fd, k, &out[k]);
+
+		if (r < 0)
+			return r;
 	}
 	return 0;
 }

@@ -41,6 +41,8 @@ uint32_t loader_cells_used(const struct loader *l);
 void loader_set_threshold(struct loader *l, uint64_t threshold_ns);
 /* Sum over CPUs of the per-kind drop counters. */
 int loader_read_drops(const struct loader *l, uint64_t out[DROP_KINDS]);
+/* The same for one kind, from the drops map drops_fd (which the tracepoint programs share). */
+int loader_read_drop(int drops_fd, uint32_t kind, uint64_t *sum);
 /* Bytes of map memory for this configuration (docs/architecture.md has the formula). */
 uint64_t loader_map_bytes(uint32_t ncpus, uint32_t nr_slots, uint32_t max_cells, uint32_t ringbuf_bytes);
 

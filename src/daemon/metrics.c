@@ -127,36 +127,39 @@ static void tracepoint_metrics(FILE *f, const struct tp_set *s)
 {
 	static const struct {
 		const char *name, *type, *help;
-		size_t off;
+		enum tp_counter counter;
 	} fam[] = {
 		{ "irqlat_tracepoint_events_total", "counter", "Events of a consumed tracepoint.",
-		  offsetof(struct tracepoint, events) },
+		  TP_COUNTER_EVENTS },
 		{ "irqlat_tracepoint_gaps_total", "counter",
 		  "Times a tracepoint's counting argument skipped values (events the program did not see).",
-		  offsetof(struct tracepoint, gaps) },
+		  TP_COUNTER_GAPS },
 		{ "irqlat_tracepoint_missed_total", "counter",
 		  "Values a tracepoint's counting argument skipped, summed over its gaps.",
-		  offsetof(struct tracepoint, missed) },
+		  TP_COUNTER_MISSED },
 	};
+	unsigned n = tracepoints_count(s);
 
-	if (!s || !s->n)
+	if (!n)
 		return;
 	for (unsigned k = 0; k < sizeof(fam) / sizeof(fam[0]); k++) {
 		family(f, fam[k].name, fam[k].type, fam[k].help);
-		for (unsigned i = 0; i < s->n; i++) {
-			const struct tracepoint *t = &s->tps[i];
+		for (unsigned i = 0; i < n; i++) {
+			struct tp_info t = tracepoints_info(s, i);
 
 			fprintf(f, "%s{tracepoint=\"", fam[k].name);
-			put_label(f, t->cfg.name, sizeof(t->cfg.name));
-			fprintf(f, "\"} %" PRIu64 "\n", *(const uint64_t *)((const char *)t + fam[k].off));
+			put_label(f, t.name, TP_NAME_MAX);
+			fprintf(f, "\"} %" PRIu64 "\n", t.counter[fam[k].counter]);
 		}
 	}
 	family(f, "irqlat_tracepoint_attached", "gauge",
 	       "1 while irqlatd's program is attached to the tracepoint, 0 while it waits or is detached.");
-	for (unsigned i = 0; i < s->n; i++) {
+	for (unsigned i = 0; i < n; i++) {
+		struct tp_info t = tracepoints_info(s, i);
+
 		fputs("irqlat_tracepoint_attached{tracepoint=\"", f);
-		put_label(f, s->tps[i].cfg.name, sizeof(s->tps[i].cfg.name));
-		fprintf(f, "\"} %d\n", s->tps[i].state == TP_ATTACHED);
+		put_label(f, t.name, TP_NAME_MAX);
+		fprintf(f, "\"} %d\n", t.attached);
 	}
 }
 
