@@ -21,7 +21,8 @@ int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 	return 0;
 }
 
-const char *getopt_bad_option(int o, char *const *argv, const char *shortopts, char *buf, int len)
+/* The option as the user wrote it, for the message */
+static const char *bad_option(int o, char *const *argv, const char *shortopts, char *buf, size_t len)
 {
 	const char *arg = argv[optind - 1];
 	int is_short;
@@ -35,8 +36,28 @@ const char *getopt_bad_option(int o, char *const *argv, const char *shortopts, c
 		is_short = optopt > 0 && optopt < 256 && (optopt == ':' || !strchr(shortopts, optopt));
 	if (!is_short)
 		return arg;
-	snprintf(buf, (size_t)len, "-%c", optopt);
+	snprintf(buf, len, "-%c", optopt);
 	return buf;
+}
+
+int getopt_error(const char *prog, int o, char *const *argv, const char *shortopts, FILE *err)
+{
+	char buf[4];
+	const char *opt = bad_option(o, argv, shortopts, buf, sizeof(buf));
+
+	if (o == ':')
+		fprintf(err, "%s: option %s needs a value; see %s --help\n", prog, opt, prog);
+	else
+		fprintf(err, "%s: unknown option '%s'; see %s --help\n", prog, opt, prog);
+	return -EINVAL;
+}
+
+int getopt_no_operands(const char *prog, int argc, char *const *argv, FILE *err)
+{
+	if (optind >= argc)
+		return 0;
+	fprintf(err, "%s: unexpected argument '%s'; see %s --help\n", prog, argv[optind], prog);
+	return -EINVAL;
 }
 
 void fmt_duration(char *buf, size_t len, uint64_t ns, const char *sep)

@@ -141,7 +141,6 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 		{ 0 },
 	};
 	static const char shortopts[] = ":t:i:s:c:vhV";
-	char bad[4];
 	struct tp_setting settings[2 * MAX_TRACEPOINTS];
 	unsigned nsettings = 0;
 	int tp_given = 0;
@@ -219,20 +218,13 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 		case 'V':
 			fprintf(out, "irqlatd %s\n", IRQLAT_VERSION);
 			return -1;
-		case ':':
-			fprintf(err, "irqlatd: option %s needs a value; see irqlatd --help\n",
-				getopt_bad_option(o, argv, shortopts, bad, sizeof(bad)));
-			return EXIT_USAGE;
-		default:
-			fprintf(err, "irqlatd: unknown option '%s'; see irqlatd --help\n",
-				getopt_bad_option(o, argv, shortopts, bad, sizeof(bad)));
+		default:	/* '?' or ':' */
+			getopt_error("irqlatd", o, argv, shortopts, err);
 			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		fprintf(err, "irqlatd: unexpected argument '%s'; see irqlatd --help\n", argv[optind]);
+	if (getopt_no_operands("irqlatd", argc, argv, err) < 0)
 		return EXIT_USAGE;
-	}
 	for (unsigned i = 0; i < nsettings; i++)
 		if (config_set(c, settings[i].opt, settings[i].arg, why, sizeof(why)) < 0) {
 			fprintf(err, "irqlatd: --%s %s\n", settings[i].opt, why);
