@@ -11,7 +11,7 @@
 #include <bpf/libbpf.h>
 #include <systemd/sd-event.h>
 #include "collect.h"
-#include "config.h"
+#include "config_build.h"
 #include "journal.h"
 #include "log.h"
 #include "metrics.h"
@@ -212,15 +212,16 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
 {
 	struct daemon *d = userdata;
 	struct daemon_config n, *o = &d->cfg;
-	char why[512], st[256];
+	struct config_error e;
+	char st[256];
 	(void)s;
 	(void)si;
 
 	notify_reloading();
-	if (config_reload(o, d->argc, d->argv, &n, why, sizeof(why)) < 0) {
-		journal_reload_failed(o->config_path, why);
+	if (config_reload(o, d->argc, d->argv, &n, &e) < 0) {
+		journal_reload_failed(o->config_path, e.text);
 	} else {
-		log_setup(n.log_target, n.verbose ? LOG_DEBUG : LOG_INFO);
+		log_setup(n.log_target, n.verbose ? LOG_DEBUG : LOG_INFO);	/* its socket was checked */
 		loader_set_threshold(&d->bpf, n.threshold_ns);
 		outlier_configure(&d->outliers, n.outlier_rate, n.threshold_ns);
 		bool resummary = n.summary_interval_s != o->summary_interval_s;
@@ -357,14 +358,19 @@ static void daemon_stop(struct daemon *d, bool started)
 int main(int argc, char **argv)
 {
 	struct daemon d = { 0 };
+	struct config_error e;
 	int r;
 
-	/* defaults, then the configuration file, then the command line (src/config.h) */
-	r = config_build(&d.cfg, argc, argv, stdout, stderr);
-	if (r)
-		return r < 0 ? 0 : r;
+	/* defaults, then the configuration file, then the command line (config_build.h) */
+	r = config_build(&d.cfg, argc, argv, stdout, &e);
+	if (r > 0)
+		return EXIT_SUCCESS;	/* --help, --version */
+	if (r < 0) {
+		fprintf(stderr, "irqlatd: %s\n", e.text);
+		return e.source == CONFIG_FILE ? EXIT_CONFIG : EXIT_USAGE;
+	}
 	if (log_setup(d.cfg.log_target, d.cfg.verbose ? LOG_DEBUG : LOG_INFO) < 0)
-		return EXIT_FAILURE;
+		return EXIT_FAILURE;	/* it said why on stderr */
 	d.argc = argc;
 	d.argv = argv;
 

@@ -54,16 +54,21 @@ static struct run daemon_run(struct daemon_config *c, ...)
 {
 	char *argv[MAXARGS];
 	struct run r;
+	struct config_error e;
 	FILE *out, *err;
 	va_list ap;
-	int argc;
+	int argc, rc;
 
 	va_start(ap, c);
 	argc = make_argv(argv, "irqlatd", ap);
 	va_end(ap);
 	daemon_config_defaults(c);
 	capture_begin(&out, &err, &r);
-	r.rc = daemon_options_parse(c, argc, argv, out, err);
+	rc = daemon_options_parse(c, argc, argv, out, &e);
+	/* what irqlatd's main makes of it: the line on stderr, exit 2; -1 for exit 0 (--help) */
+	if (rc < 0)
+		fprintf(err, "irqlatd: %s\n", e.text);
+	r.rc = rc < 0 ? EXIT_USAGE : rc > 0 ? -1 : 0;
 	capture_end(out, err);
 	return r;
 }
