@@ -40,7 +40,6 @@ struct daemon {
 	struct summary_state summary;
 	uint64_t status_ns;	/* when STATUS= was last refreshed */
 	int stop_signal;
-	int stats_fd;		/* --bpf-stats: run-time stats stay on while this is open */
 	struct metrics *metrics;	/* --metrics or a socket from systemd; NULL: none */
 };
 
@@ -167,7 +166,7 @@ static json_object *on_request(void *userdata, struct client *cl, json_object *r
 			.threshold_ns = d->cfg.threshold_ns, .interval_ms = d->cfg.interval_ms,
 			.max_cells = d->bpf.max_cells, .ringbuf_bytes = d->cfg.ringbuf_kb * 1024,
 			.socket_path = d->cfg.socket_path, .pid = (int)getpid(),
-			.bpf_stats = d->stats_fd > 0,
+			.bpf_stats = d->bpf.stats_fd > 0,
 		};
 		json_object *o = report_status(&d->col, &info);
 
@@ -277,7 +276,7 @@ static int daemon_start(struct daemon *d)
 		return r;
 	/* the port too: "in use" is found before any program is loaded; pages are served only
 	 * from the loop, when the collector below is ready */
-	struct metrics_sources ms = { .col = &d->col, .tps = &d->tps, .stats_fd = &d->stats_fd };
+	struct metrics_sources ms = { .col = &d->col, .tps = &d->tps };
 	r = metrics_open(&d->metrics, d->ev, d->cfg.metrics, &ms);
 	if (r < 0)
 		return r;
@@ -289,10 +288,9 @@ static int daemon_start(struct daemon *d)
 	if (r < 0)
 		return log_error_errno(r, "cannot allocate the collector: %m");
 	if (d->cfg.bpf_stats) {
-		d->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-		if (d->stats_fd < 0)
-			return log_error_errno(d->stats_fd, "--bpf-stats: cannot turn on BPF run-time statistics: %m (kernel 5.8 or later needed; or drop the option and set sysctl kernel.bpf_stats_enabled=1)");
-		report_set_bpf_stats(1);
+		r = loader_enable_stats(&d->bpf);
+		if (r < 0)
+			return log_error_errno(r, "--bpf-stats: cannot turn on BPF run-time statistics: %m (kernel 5.8 or later needed; or drop the option and set sysctl kernel.bpf_stats_enabled=1)");
 	}
 	outlier_init(&d->outliers, d->cfg.outlier_rate, d->cfg.threshold_ns);
 
@@ -349,9 +347,7 @@ static void daemon_stop(struct daemon *d, bool started)
 	if (attached)
 		journal_hardirq_links(d->bpf.attach_style, false);
 	collector_free(&d->col);
-	loader_close(&d->bpf);	/* detaches the programs */
-	if (d->stats_fd > 0)
-		close(d->stats_fd);
+	loader_close(&d->bpf);	/* detaches the programs, ends --bpf-stats */
 	sd_event_unref(d->ev);
 }
 
