@@ -21,6 +21,7 @@
 #include "report.h"
 #include "server.h"
 #include "tracepoints.h"
+#include "common/json.h"
 
 struct daemon {
 	struct daemon_config cfg;
@@ -68,10 +69,10 @@ static int on_ringbuf_record(void *ctx, void *data, size_t size)
 	if (*kind == RB_OUTLIER && size >= sizeof(struct outlier_event)) {
 		const struct outlier_event *e = data;
 
+		_cleanup_json_ json_object *o = outlier_json(e);
+
 		outlier_handle(&d->outliers, e);
-		json_object *o = outlier_json(e);
 		server_broadcast(d->srv, o);
-		json_object_put(o);
 	} else if (*kind == RB_TRACEPOINT) {
 		tracepoints_handle(&d->tps, data, size);
 	}
@@ -114,22 +115,7 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
 	return 0;
 }
 
-static json_object *ok_reply(json_object *o)
-{
-	json_object_object_add(o, "ok", json_object_new_boolean(1));
-	return o;
-}
-
-static json_object *err_reply(const char *fmt, const char *arg)
-{
-	json_object *o = json_object_new_object();
-	char msg[256];
-
-	snprintf(msg, sizeof(msg), fmt, arg);
-	json_object_object_add(o, "ok", json_object_new_boolean(0));
-	json_object_object_add(o, "error", json_object_new_string(msg));
-	return o;
-}
+#define REQUESTS "summary, hist, status, subscribe, detach or attach"
 
 static json_object *on_request(void *userdata, struct client *cl, json_object *req)
 {
@@ -139,17 +125,21 @@ static json_object *on_request(void *userdata, struct client *cl, json_object *r
 	enum window w = WINDOW_10S;
 
 	if (json_object_object_get_ex(req, "window", &v) && window_parse(json_object_get_string(v), &w) < 0)
-		return err_reply("unknown window '%s': use 1s, 10s, 60s or total", json_object_get_string(v));
+		return json_error_reply("unknown window '%s': use " WINDOW_CHOICES, json_object_get_string(v));
 	if (!cmd)
-		return err_reply("request has no \"cmd\"%s; use summary, hist, status, subscribe, detach or attach", "");
+		return json_error_reply("request has no \"cmd\"; use " REQUESTS);
 	if (!strcmp(cmd, "summary")) {
 		json_object *o = report_summary(&d->col, w);
 
 		json_object_object_add(o, "tracepoints", tracepoints_json(&d->tps));
-		return ok_reply(o);
+		return json_ok_reply(o);
 	}
-	if (!strcmp(cmd, "detach") || !strcmp(cmd, "attach"))
-		return tracepoints_request(&d->tps, cmd, req, client_peer_uid(cl));
+	if (!strcmp(cmd, "detach") || !strcmp(cmd, "attach")) {
+		uid_t uid;
+
+		/* -1: unknown, refused like any uid but root's */
+		return tracepoints_request(&d->tps, cmd, req, client_peer_uid(cl, &uid) < 0 ? -1 : (long)uid);
+	}
 	if (!strcmp(cmd, "hist")) {
 		int irq = -1;
 		const char *name = NULL;
@@ -158,7 +148,7 @@ static json_object *on_request(void *userdata, struct client *cl, json_object *r
 			irq = json_object_get_int(v);
 		if (json_object_object_get_ex(req, "name", &v))
 			name = json_object_get_string(v);
-		return ok_reply(report_hist(&d->col, w, irq, name));
+		return json_ok_reply(report_hist(&d->col, w, irq, name));
 	}
 	if (!strcmp(cmd, "status")) {
 		struct daemon_info info = {
@@ -171,13 +161,13 @@ static json_object *on_request(void *userdata, struct client *cl, json_object *r
 		json_object *o = report_status(&d->col, &info);
 
 		json_object_object_add(o, "tracepoints", tracepoints_json(&d->tps));
-		return ok_reply(o);
+		return json_ok_reply(o);
 	}
 	if (!strcmp(cmd, "subscribe")) {
 		client_subscribe(cl);
-		return ok_reply(json_object_new_object());
+		return json_ok_reply(json_object_new_object());
 	}
-	return err_reply("unknown cmd '%s': use summary, hist, status, subscribe, detach or attach", cmd);
+	return json_error_reply("unknown cmd '%s': use " REQUESTS, cmd);
 }
 
 static int on_summary(sd_event_source *s, uint64_t usec, void *userdata)
