@@ -95,9 +95,11 @@ static int on_ringbuf(sd_event_source *s, int fd, uint32_t revents, void *userda
 static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
 {
 	struct daemon *d = userdata;
-	(void)usec;
+	int r;
 
-	collector_tick(&d->col);
+	r = collector_tick(&d->col);
+	if (r < 0)
+		log_warning_errno(r, "cannot read the drop counters: %m");
 	outlier_flush(&d->outliers, now_ns());
 	if (now_ns() - d->status_ns >= 1000000000ull) {	/* at most once a second, whatever the interval */
 		char st[256];
@@ -110,8 +112,11 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
 	d->next_tick_us += (uint64_t)d->cfg.interval_ms * 1000;
 	if (d->next_tick_us < usec)
 		d->next_tick_us = usec + (uint64_t)d->cfg.interval_ms * 1000;
-	sd_event_source_set_time(s, d->next_tick_us);
-	sd_event_source_set_enabled(s, SD_EVENT_ON);
+	r = sd_event_source_set_time(s, d->next_tick_us);
+	if (r >= 0)
+		r = sd_event_source_set_enabled(s, SD_EVENT_ON);
+	if (r < 0)
+		return log_error_errno(r, "cannot re-arm the timer: %m");
 	return 0;
 }
 
@@ -173,10 +178,14 @@ static json_object *on_request(void *userdata, struct client *cl, json_object *r
 static int on_summary(sd_event_source *s, uint64_t usec, void *userdata)
 {
 	struct daemon *d = userdata;
+	int r;
 
 	journal_summary(&d->summary, &d->col, d->outliers.logged, d->outliers.suppressed);
-	sd_event_source_set_time(s, usec + (uint64_t)d->cfg.summary_interval_s * 1000000);
-	sd_event_source_set_enabled(s, SD_EVENT_ON);
+	r = sd_event_source_set_time(s, usec + (uint64_t)d->cfg.summary_interval_s * 1000000);
+	if (r >= 0)
+		r = sd_event_source_set_enabled(s, SD_EVENT_ON);
+	if (r < 0)
+		return log_error_errno(r, "cannot re-arm the summary timer: %m");
 	return 0;
 }
 
@@ -189,9 +198,10 @@ static int arm_summary(struct daemon *d)
 	d->summary_src = NULL;
 	if (!d->cfg.summary_interval_s)
 		return 0;
-	sd_event_now(d->ev, CLOCK_MONOTONIC, &now);
-	r = sd_event_add_time(d->ev, &d->summary_src, CLOCK_MONOTONIC,
-			      now + (uint64_t)d->cfg.summary_interval_s * 1000000, 1000000, on_summary, d);
+	r = sd_event_now(d->ev, CLOCK_MONOTONIC, &now);
+	if (r >= 0)
+		r = sd_event_add_time(d->ev, &d->summary_src, CLOCK_MONOTONIC,
+				      now + (uint64_t)d->cfg.summary_interval_s * 1000000, 1000000, on_summary, d);
 	if (r < 0)
 		return log_error_errno(r, "cannot arm the summary timer: %m");
 	return 0;
@@ -216,7 +226,7 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
 		bool resummary = n.summary_interval_s != o->summary_interval_s;
 		*o = n;	/* interval_ms applies from the next tick */
 		if (resummary)
-			arm_summary(d);
+			(void)arm_summary(d);	/* logged; the reload itself stands */
 		journal_reloaded(o);
 	}
 	status_line(st, sizeof(st), &d->col);
@@ -235,6 +245,10 @@ static int on_stop_signal(sd_event_source *s, const struct signalfd_siginfo *si,
 
 static int daemon_start(struct daemon *d)
 {
+	static const struct {
+		int signo;
+		sd_event_signal_handler_t handler;
+	} signals[] = { { SIGTERM, on_stop_signal }, { SIGINT, on_stop_signal }, { SIGHUP, on_sighup } };
 	struct loader_opts lo = {
 		.mode = d->cfg.attach,
 		.max_cells = d->cfg.max_cells ? d->cfg.max_cells : default_max_cells((unsigned)libbpf_num_possible_cpus()),
@@ -255,10 +269,13 @@ static int daemon_start(struct daemon *d)
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGHUP);
-	sigprocmask(SIG_BLOCK, &mask, NULL);
-	sd_event_add_signal(d->ev, NULL, SIGTERM, on_stop_signal, d);
-	sd_event_add_signal(d->ev, NULL, SIGINT, on_stop_signal, d);
-	sd_event_add_signal(d->ev, NULL, SIGHUP, on_sighup, d);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
+		return log_error_errno(-errno, "cannot block the signals the event loop takes: %m");
+	for (size_t i = 0; i < ELEMENTSOF(signals); i++) {
+		r = sd_event_add_signal(d->ev, NULL, signals[i].signo, signals[i].handler, d);
+		if (r < 0)
+			return log_error_errno(r, "cannot watch SIG%s: %m", sigabbrev_np(signals[i].signo));
+	}
 
 	/* the socket first: a second daemon must not replace the first one's programs */
 	r = server_open(&d->srv, d->ev, d->cfg.socket_path, on_request, d);
@@ -294,9 +311,10 @@ static int daemon_start(struct daemon *d)
 	if (r < 0)
 		return r;
 
-	sd_event_now(d->ev, CLOCK_MONOTONIC, &d->next_tick_us);
+	r = sd_event_now(d->ev, CLOCK_MONOTONIC, &d->next_tick_us);
 	d->next_tick_us += (uint64_t)d->cfg.interval_ms * 1000;
-	r = sd_event_add_time(d->ev, &d->tick_src, CLOCK_MONOTONIC, d->next_tick_us, 1000, on_tick, d);
+	if (r >= 0)
+		r = sd_event_add_time(d->ev, &d->tick_src, CLOCK_MONOTONIC, d->next_tick_us, 1000, on_tick, d);
 	if (r < 0)
 		return log_error_errno(r, "cannot arm the timer: %m");
 
