@@ -12,6 +12,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include "fake_bpf.h"
+#include "hist_sample.h"
 #include "daemon/report.h"
 
 #define NTICKS 12	/* fewer than WINDOW_TICKS_MAX: tick t sits at index t of the rings */
@@ -48,24 +49,6 @@ static unsigned samples(unsigned k, unsigned t, uint64_t *v)
 	return n;
 }
 
-static void add_sample(struct hist *h, uint64_t v)
-{
-	h->bucket[hist_bucket(v)]++;
-	h->count++;
-	h->sum_ns += v;
-	if (v > h->max_ns)
-		h->max_ns = v;
-}
-
-static void add_tick_sample(struct hist_tick *t, uint64_t v)
-{
-	t->bucket[hist_bucket(v)]++;
-	t->count++;
-	t->sum_ns += v;
-	if (v > t->max_ns)
-		t->max_ns = v;
-}
-
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
@@ -99,7 +82,7 @@ static int setup(void **state)
 			unsigned n = samples(k, t, v);
 
 			for (unsigned i = 0; i < n; i++) {
-				add_tick_sample(&h->ring[t], v[i]);
+				add_sample(&h->ring[t], v[i]);
 				add_sample(&h->total, v[i]);
 				h->cpus[i % h->ncpus].count++;
 				h->cpus[i % h->ncpus].window_count[t]++;
