@@ -70,8 +70,8 @@ static int client_flush(struct client *cl)
 		memmove(cl->out, cl->out + n, cl->out_len - (size_t)n);
 		cl->out_len -= (size_t)n;
 	}
-	sd_event_source_set_io_events(cl->io, EPOLLIN | (cl->out_len ? EPOLLOUT : 0));
-	return 0;
+	/* what is left is sent when the socket can take it */
+	return sd_event_source_set_io_events(cl->io, EPOLLIN | (cl->out_len ? EPOLLOUT : 0));
 }
 
 /* Queues s and a newline, both or (out of memory) neither. */
@@ -267,7 +267,8 @@ int server_open(struct server **out, sd_event *ev, const char *path, server_requ
 		return log_error_errno(-errno, "cannot listen on %s: %m", path);
 	/* Anyone may read the summaries; the few requests that change something (detach, attach)
 	 * check the caller's uid with SO_PEERCRED. */
-	chmod(path, 0666);
+	if (chmod(path, 0666) < 0)
+		log_warning_errno(-errno, "cannot let every user connect to %s (only root can now): %m", path);
 
 	srv = calloc(1, sizeof(*srv));
 	if (!srv) {
