@@ -14,7 +14,7 @@
 #include <cmocka.h>
 #include "daemon/collect.h"
 #include "fake_bpf.h"
-#include "hist_sample.h"
+#include "../helpers/hist_sample.h"
 #include "daemon/log.h"
 
 #define ACTION_A 0xffff888001000000ull
