@@ -40,15 +40,35 @@ static const char *bad_option(int o, char *const *argv, const char *shortopts, c
 	return buf;
 }
 
+/* Why getopt_long()'s loop stopped: a format taking the argument as the user wrote it (*arg)
+ * and then prog. o: '?' or ':' as getopt_long() returned it; 0: an operand left over. */
+static const char *reason(int o, char *const *argv, const char *shortopts, char buf[4], const char **arg)
+{
+	if (!o) {
+		*arg = argv[optind];
+		return "unexpected argument '%s'; see %s --help";
+	}
+	*arg = bad_option(o, argv, shortopts, buf, 4);
+	return o == ':' ? "option %s needs a value; see %s --help" : "unknown option '%s'; see %s --help";
+}
+
+int getopt_reason(char *buf, size_t len, const char *prog, int o, char *const *argv, const char *shortopts)
+{
+	char opt[4];
+	const char *arg, *fmt = reason(o, argv, shortopts, opt, &arg);
+
+	snprintf(buf, len, fmt, arg, prog);
+	return -EINVAL;
+}
+
 int getopt_error(const char *prog, int o, char *const *argv, const char *shortopts, FILE *err)
 {
-	char buf[4];
-	const char *opt = bad_option(o, argv, shortopts, buf, sizeof(buf));
+	char opt[4];
+	const char *arg, *fmt = reason(o, argv, shortopts, opt, &arg);
 
-	if (o == ':')
-		fprintf(err, "%s: option %s needs a value; see %s --help\n", prog, opt, prog);
-	else
-		fprintf(err, "%s: unknown option '%s'; see %s --help\n", prog, opt, prog);
+	fprintf(err, "%s: ", prog);
+	fprintf(err, fmt, arg, prog);
+	fputc('\n', err);
 	return -EINVAL;
 }
 
@@ -56,8 +76,7 @@ int getopt_no_operands(const char *prog, int argc, char *const *argv, FILE *err)
 {
 	if (optind >= argc)
 		return 0;
-	fprintf(err, "%s: unexpected argument '%s'; see %s --help\n", prog, argv[optind], prog);
-	return -EINVAL;
+	return getopt_error(prog, 0, argv, NULL, err);
 }
 
 void fmt_duration(char *buf, size_t len, uint64_t ns, const char *sep)

@@ -22,6 +22,10 @@ int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v);
  * or "PROG: unknown option '-q'; see PROG --help", naming the option as the user wrote it
  * ("-q" out of the cluster "-vq", "--bogus" or "--verbose=1" as given). Returns -EINVAL. */
 int getopt_error(const char *prog, int o, char *const *argv, const char *shortopts, FILE *err);
+/* The same sentence without "PROG: " and the newline, into buf, for a caller that reports it
+ * elsewhere (irqlatd: on stderr at start, in the journal on reload); o 0: the operand left
+ * at argv[optind]. Returns -EINVAL. */
+int getopt_reason(char *buf, size_t len, const char *prog, int o, char *const *argv, const char *shortopts);
 /* After the loop: -EINVAL with "PROG: unexpected argument 'x'; see PROG --help" on err when
  * an operand is left over, else 0. */
 int getopt_no_operands(const char *prog, int argc, char *const *argv, FILE *err);

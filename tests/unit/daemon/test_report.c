@@ -12,6 +12,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include "fake_bpf.h"
+#include "../helpers/hist_sample.h"
+#include "../helpers/json_fields.h"
 #include "daemon/report.h"
 
 #define NTICKS 12	/* fewer than WINDOW_TICKS_MAX: tick t sits at index t of the rings */
@@ -48,24 +50,6 @@ static unsigned samples(unsigned k, unsigned t, uint64_t *v)
 	return n;
 }
 
-static void add_sample(struct hist *h, uint64_t v)
-{
-	h->bucket[hist_bucket(v)]++;
-	h->count++;
-	h->sum_ns += v;
-	if (v > h->max_ns)
-		h->max_ns = v;
-}
-
-static void add_tick_sample(struct hist_tick *t, uint64_t v)
-{
-	t->bucket[hist_bucket(v)]++;
-	t->count++;
-	t->sum_ns += v;
-	if (v > t->max_ns)
-		t->max_ns = v;
-}
-
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
@@ -99,7 +83,7 @@ static int setup(void **state)
 			unsigned n = samples(k, t, v);
 
 			for (unsigned i = 0; i < n; i++) {
-				add_tick_sample(&h->ring[t], v[i]);
+				add_sample(&h->ring[t], v[i]);
 				add_sample(&h->total, v[i]);
 				h->cpus[i % h->ncpus].count++;
 				h->cpus[i % h->ncpus].window_count[t]++;
@@ -135,40 +119,6 @@ static json_object *roundtrip(json_object *o)
 	assert_non_null(back);
 	json_object_put(o);
 	return back;
-}
-
-static json_object *field(json_object *o, const char *k, json_type type)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, k, &v))
-		fail_msg("field \"%s\" missing from %s", k, json_object_to_json_string(o));
-	if (!json_object_is_type(v, type) && !(type == json_type_double && json_object_is_type(v, json_type_int)))
-		fail_msg("field \"%s\" has type %s, not %s", k, json_type_to_name(json_object_get_type(v)),
-			 json_type_to_name(type));
-	return v;
-}
-
-static uint64_t u64(json_object *o, const char *k)
-{
-	return json_object_get_uint64(field(o, k, json_type_int));
-}
-
-static double dbl(json_object *o, const char *k)
-{
-	return json_object_get_double(field(o, k, json_type_double));
-}
-
-static json_object *find_irq(json_object *irqs, const char *name)
-{
-	for (size_t i = 0; i < json_object_array_length(irqs); i++) {
-		json_object *o = json_object_array_get_idx(irqs, i);
-
-		if (!strcmp(json_object_get_string(field(o, "name", json_type_string)), name))
-			return o;
-	}
-	fail_msg("no handler named %s", name);
-	return NULL;
 }
 
 /* The window the test expects: the last n ticks, summed here, not by collect.c. */

@@ -25,12 +25,12 @@ static void test_options(void **state)
 	daemon_config_defaults(&c);
 	assert_int_equal(c.ntracepoints, 1);
 	assert_string_equal(c.tracepoints[0].name, DEFAULT_TRACEPOINT);
-	assert_int_equal(daemon_options_parse(&c, 9, argv, null, null), 0);
+	assert_int_equal(daemon_options_parse(&c, 9, argv, null, NULL), 0);
 	assert_int_equal(c.ntracepoints, 2);
 	assert_int_equal(c.tracepoints[0].period_ns, 250000000ull);
 	assert_string_equal(c.tracepoints[1].counter, "vec");
 	daemon_config_defaults(&c);
-	assert_int_equal(daemon_options_parse(&c, 2, none, null, null), 0);
+	assert_int_equal(daemon_options_parse(&c, 2, none, null, NULL), 0);
 	assert_int_equal(c.ntracepoints, 0);
 	assert_int_equal(parse_duration_ns("1s", &ns), 0);
 	assert_int_equal(ns, 1000000000ull);
