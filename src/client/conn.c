@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 #include "conn.h"
+#include "stop.h"
 #include "common/json.h"
 
 json_object *conn_new_request(const char *cmd, const char *window)
@@ -32,8 +34,14 @@ int conn_open(struct irqlat_conn *c, const char *path)
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+	/* A Unix socket's connect() waits while the daemon's listen queue is full, for as long
+	 * as the send timeout says (forever by default): CONN_TIMEOUT_MS, then EAGAIN. Sends get
+	 * the same bound. A signal (installed without SA_RESTART, stop.h) ends it with EINTR. */
+	struct timeval tv = { .tv_sec = CONN_TIMEOUT_MS / 1000, .tv_usec = CONN_TIMEOUT_MS % 1000 * 1000 };
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0)
 		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		return errno == EAGAIN ? -ETIMEDOUT : -errno;
 	c->fd = TAKE_FD(fd);
 	return 0;
 }
@@ -60,9 +68,9 @@ int conn_send(struct irqlat_conn *c, json_object *req)
 		ssize_t n = send(c->fd, line + off, len - off, MSG_NOSIGNAL);
 
 		if (n < 0) {
-			if (errno == EINTR)
+			if (errno == EINTR && !stop_requested())
 				continue;
-			return -errno;
+			return errno == EAGAIN ? -ETIMEDOUT : -errno;
 		}
 		off += (size_t)n;
 	}
@@ -107,7 +115,7 @@ int conn_read(struct irqlat_conn *c, int timeout_ms, json_object **ret)
 		if (r == 0)
 			return -ETIMEDOUT;
 		if (r < 0) {
-			if (errno == EINTR)
+			if (errno == EINTR && !stop_requested())
 				continue;
 			return -errno;
 		}
@@ -116,7 +124,7 @@ int conn_read(struct irqlat_conn *c, int timeout_ms, json_object **ret)
 		if (n == 0)
 			return -ECONNRESET;
 		if (n < 0) {
-			if (errno == EINTR)
+			if (errno == EINTR && !stop_requested())
 				continue;
 			return -errno;
 		}

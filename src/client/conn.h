@@ -18,7 +18,12 @@ struct irqlat_conn {
 /* {"cmd": cmd, "window": window}, without the window when it is NULL; the caller puts it. */
 json_object *conn_new_request(const char *cmd, const char *window);
 
-/* 0, or -errno: -ENOENT/-ECONNREFUSED (no daemon), -EACCES, -ENAMETOOLONG (path), ... */
+/* How long connect() may wait for room in the daemon's listen queue (and a send for room in
+ * its socket) */
+#define CONN_TIMEOUT_MS 5000
+
+/* 0, or -errno: -ENOENT/-ECONNREFUSED (no daemon), -EACCES, -ENAMETOOLONG (path), -ETIMEDOUT
+ * (the daemon's queue stayed full for CONN_TIMEOUT_MS), -EINTR (SIGINT/SIGTERM), ... */
 int conn_open(struct irqlat_conn *c, const char *path);
 /* Closes and frees; c may be closed already (for _cleanup_(conn_close)). */
 void conn_close(struct irqlat_conn *c);

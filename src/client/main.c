@@ -386,7 +386,13 @@ static int connect_error(int r, const char *path)
 	else if (r == -ENOENT || r == -ECONNREFUSED)
 		fprintf(stderr, "irqlat: irqlatd is not running (no daemon at %s): start it with 'systemctl start irqlatd' or 'sudo irqlatd'\n", path);
 	else if (r == -EACCES)
-		fprintf(stderr, "irqlat: no permission to connect to %s: run as root or ask for access to the socket\n", path);
+		fprintf(stderr, "irqlat: no permission to connect to %s: run as root, or as a member of the socket's group "
+			"(irqlat by default: ask to be added to it)\n", path);
+	else if (r == -ETIMEDOUT)
+		fprintf(stderr, "irqlat: irqlatd at %s did not take the connection within %d s (its queue is full): try again later\n",
+			path, CONN_TIMEOUT_MS / 1000);
+	else if (r == -EINTR && stop_requested())
+		fprintf(stderr, "irqlat: interrupted while connecting to irqlatd at %s\n", path);
 	else
 		fprintf(stderr, "irqlat: cannot connect to irqlatd at %s: %s\n", path, strerror(-r));
 	return r;
@@ -399,7 +405,7 @@ static int run(const struct cli *c)
 
 	stop_on_signal(SIGINT);
 	stop_on_signal(SIGTERM);
-	signal(SIGPIPE, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);	/* a closed connection or stdout reader: EPIPE, said once */
 	r = conn_open(&conn, c->socket_path);
 	if (r < 0)
 		return connect_error(r, c->socket_path);

@@ -11,7 +11,8 @@ int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 	char *end;
 	unsigned long long n;
 
-	if (!s || !*s || *s == '-' || *s == '+')
+	/* digits only: strtoull() alone would take " 5" (and "-1", "+5") */
+	if (!s || *s < '0' || *s > '9')
 		return -EINVAL;
 	errno = 0;
 	n = strtoull(s, &end, 10);

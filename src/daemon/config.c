@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stddef.h>
 #include <syslog.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -57,6 +60,14 @@ void daemon_config_defaults(struct daemon_config *c)
 	snprintf(c->config_path, sizeof(c->config_path), "%s", DEFAULT_CONFIG);
 	c->summary_interval_s = 600;
 	c->tracepoint_priority = LOG_DEBUG;
+	c->max_clients = 64;
+	c->max_subscribers = 16;
+	c->client_queue_kb = 1024;
+	c->max_request_kb = 64;
+	c->max_http_connections = 16;
+	c->http_timeout_s = 10;
+	c->socket_mode = 0660;
+	snprintf(c->socket_group, sizeof(c->socket_group), "%s", DEFAULT_SOCKET_GROUP);
 }
 
 uint32_t default_max_cells(unsigned ncpus)
@@ -111,6 +122,80 @@ const char *priority_name(int prio)
 {
 	return priority_names[prio & 7];
 }
+
+/* A name, or a number (what ls -n shows) */
+static int id_number(const char *s, uint64_t *v)
+{
+	return parse_u64(s, 0, UINT32_MAX - 1, v);
+}
+
+int user_lookup(const char *s, uid_t *uid)
+{
+	struct passwd pw, *res = NULL;
+	char buf[4096];
+	uint64_t v;
+
+	if (!*s)
+		return -EINVAL;
+	if (id_number(s, &v) == 0) {
+		*uid = (uid_t)v;
+		return 0;
+	}
+	if (getpwnam_r(s, &pw, buf, sizeof(buf), &res) != 0 || !res)
+		return -ENOENT;
+	*uid = res->pw_uid;
+	return 0;
+}
+
+int group_lookup(const char *s, gid_t *gid)
+{
+	struct group gr, *res = NULL;
+	char buf[16384];
+	uint64_t v;
+
+	if (!*s)
+		return -EINVAL;
+	if (id_number(s, &v) == 0) {
+		*gid = (gid_t)v;
+		return 0;
+	}
+	if (getgrnam_r(s, &gr, buf, sizeof(buf), &res) != 0 || !res)
+		return -ENOENT;
+	*gid = res->gr_gid;
+	return 0;
+}
+
+/* "0660", "660", "0o660": an octal mode of the socket file's permission bits */
+static int parse_mode(const char *s, uint32_t *mode)
+{
+	char *end;
+	unsigned long v;
+
+	if (!strncmp(s, "0o", 2))
+		s += 2;
+	if (*s < '0' || *s > '7')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 8);
+	if (errno || *end || v > 0777)
+		return -EINVAL;
+	*mode = (uint32_t)v;
+	return 0;
+}
+
+/* The limits: whole numbers in [min, max] */
+static const struct limit_key {
+	const char *key;
+	size_t offset;
+	uint32_t min, max;
+} limit_keys[] = {
+	{ "max-clients", offsetof(struct daemon_config, max_clients), 1, 65536 },
+	{ "max-subscribers", offsetof(struct daemon_config, max_subscribers), 0, 65536 },
+	{ "client-queue-kb", offsetof(struct daemon_config, client_queue_kb), 64, 1u << 20 },
+	{ "max-request-kb", offsetof(struct daemon_config, max_request_kb), 1, 1024 },
+	{ "max-http-connections", offsetof(struct daemon_config, max_http_connections), 1, 4096 },
+	{ "http-timeout-s", offsetof(struct daemon_config, http_timeout_s), 1, 3600 },
+};
 
 static int parse_bool(const char *value, int *out)
 {
@@ -225,6 +310,16 @@ int config_set(struct daemon_config *c, const char *key, const char *value, cons
 {
 	uint64_t v;
 
+	for (size_t i = 0; i < ELEMENTSOF(limit_keys); i++) {
+		const struct limit_key *l = &limit_keys[i];
+
+		if (strcmp(key, l->key))
+			continue;
+		if (parse_u64(value, l->min, l->max, &v) < 0)
+			return key_fail(e, -EINVAL, at, key, "takes a whole number from %u to %u, not '%s'", l->min, l->max, value);
+		*(uint32_t *)((char *)c + l->offset) = (uint32_t)v;
+		return 0;
+	}
 	if (!strcmp(key, "threshold-us")) {
 		if (parse_u64(value, 0, 60000000, &v) < 0)
 			return key_fail(e, -EINVAL, at, key, "takes a whole number of microseconds from 0 to 60000000, not '%s'", value);
@@ -298,6 +393,25 @@ int config_set(struct daemon_config *c, const char *key, const char *value, cons
 			return key_fail(e, -EINVAL, at, key, "takes ADDRESS:PORT with a numeric address and a port from 1 to 65535 "
 					"(e.g. 127.0.0.1:9669 or [::1]:9669), not '%s'", value);
 		snprintf(c->metrics, sizeof(c->metrics), "%s", value);
+	} else if (!strcmp(key, "socket-mode")) {
+		if (parse_mode(value, &c->socket_mode) < 0)
+			return key_fail(e, -EINVAL, at, key, "takes an octal mode from 0000 to 0777 (e.g. 0660), not '%s'", value);
+	} else if (!strcmp(key, "socket-user") || !strcmp(key, "socket-group")) {
+		bool group = key[7] == 'g';
+		uid_t uid;
+		gid_t gid;
+		int r;
+
+		/* "" gives the socket to the daemon's own user or group */
+		if (strlen(value) >= sizeof(c->socket_user))
+			return key_fail(e, -EINVAL, at, key, "takes a %s name or number", group ? "group" : "user");
+		r = !*value ? 0 : group ? group_lookup(value, &gid) : user_lookup(value, &uid);
+		if (r < 0)
+			return key_fail(e, -EINVAL, at, key, "names no %s of this system: '%s'%s", group ? "group" : "user", value,
+					group ? " (create it: groupadd --system NAME)" : "");
+		snprintf(group ? c->socket_group : c->socket_user, sizeof(c->socket_user), "%s", value);
+		if (group)
+			c->socket_group_set = 1;
 	} else if (!strcmp(key, "verbose")) {
 		if (parse_bool(value, &c->verbose) < 0)
 			return key_fail(e, -EINVAL, at, key, "takes yes or no, not '%s'", value);

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "loader.h"
 #include "log.h"
 #include "common/util.h"
@@ -46,7 +47,21 @@ struct daemon_config {
 	int tracepoint_priority;	/* LOG_* of tracepoint event entries */
 	int bpf_stats;		/* hold a bpf_enable_stats() fd: BPF run-time stats for the cost */
 	char metrics[64];	/* Prometheus endpoint "HOST:PORT" / "[V6]:PORT"; "": off (docs/metrics.md) */
+	/* What any client can make the daemon hold (irqlatd(8), LIMITS) */
+	uint32_t max_clients;		/* on the socket at once */
+	uint32_t max_subscribers;	/* of those, subscribed */
+	uint32_t client_queue_kb;	/* answers waiting for one client */
+	uint32_t max_request_kb;	/* one request line */
+	uint32_t max_http_connections;	/* on --metrics at once */
+	uint32_t http_timeout_s;	/* to send a request, and of silence in one */
+	/* Who may connect to the socket: its file's owner, group and mode */
+	uint32_t socket_mode;
+	char socket_user[64];		/* a name or uid; "": the daemon's */
+	char socket_group[64];		/* a name or gid; "": the daemon's */
+	int socket_group_set;		/* given (file or command line): a missing group is an error */
 };
+
+#define DEFAULT_SOCKET_GROUP "irqlat"
 
 /* Where a value was read, so that its refusal names it: the command line (file NULL) or a
  * line of the configuration file. */
@@ -83,6 +98,11 @@ int config_set(struct daemon_config *c, const char *key, const char *value, cons
  * when it is not 1 to TP_NAME_MAX - 1 bytes or the list is full. */
 int config_tracepoint_add(struct daemon_config *c, const char *name, size_t len, const struct config_origin *at,
 			  struct config_error *e);
+
+/* The uid of a user name or number, the gid of a group name or number: 0, -ENOENT (no
+ * such user or group), -EINVAL. */
+int user_lookup(const char *s, uid_t *uid);
+int group_lookup(const char *s, gid_t *gid);
 
 /* Parses "1000ms", "1s", "250us", "5000000ns" into ns; 0 or -EINVAL. */
 int parse_duration_ns(const char *s, uint64_t *ns);

@@ -52,6 +52,17 @@ static void keep_for_restart(struct daemon_config *n, const struct daemon_config
 			    n->bpf_stats ? "yes" : "no", restart);
 	if (strcmp(n->metrics, o->metrics))
 		log_warning("%s: metrics changed from '%s' to '%s': %s", n->config_path, o->metrics, n->metrics, restart);
+	if (n->socket_mode != o->socket_mode || strcmp(n->socket_user, o->socket_user) ||
+	    strcmp(n->socket_group, o->socket_group))
+		log_warning("%s: the socket's mode, user or group changed: %s", n->config_path, restart);
+	if (n->max_http_connections != o->max_http_connections || n->http_timeout_s != o->http_timeout_s)
+		log_warning("%s: max-http-connections or http-timeout-s changed: %s", n->config_path, restart);
+	n->socket_mode = o->socket_mode;
+	memcpy(n->socket_user, o->socket_user, sizeof(n->socket_user));
+	memcpy(n->socket_group, o->socket_group, sizeof(n->socket_group));
+	n->socket_group_set = o->socket_group_set;
+	n->max_http_connections = o->max_http_connections;
+	n->http_timeout_s = o->http_timeout_s;
 	memcpy(n->metrics, o->metrics, sizeof(n->metrics));
 	n->bpf_stats = o->bpf_stats;	/* the stats descriptor is taken at start */
 	n->max_cells = o->max_cells;

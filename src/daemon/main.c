@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <systemd/sd-event.h>
@@ -19,6 +20,7 @@
 #include "options.h"
 #include "outlier.h"
 #include "report.h"
+#include "request.h"
 #include "server.h"
 #include "tracepoints.h"
 #include "common/json.h"
@@ -120,42 +122,66 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
 	return 0;
 }
 
-#define REQUESTS "summary, hist, status, subscribe, detach or attach"
+/* The socket's limits and what they caught, in status */
+static json_object *clients_json(const struct daemon *d)
+{
+	struct server_stats st = server_stats(d->srv);
+	json_object *o = json_object_new_object();
 
-static json_object *on_request(void *userdata, struct client *cl, json_object *req)
+	json_object_object_add(o, "connected", json_object_new_int((int)st.clients));
+	json_object_object_add(o, "subscribers", json_object_new_int((int)st.subscribers));
+	json_object_object_add(o, "accepted", json_object_new_uint64(st.accepted));
+	json_object_object_add(o, "refused", json_object_new_uint64(st.refused));
+	json_object_object_add(o, "dropped", json_object_new_uint64(st.dropped));
+	json_object_object_add(o, "accept_pauses", json_object_new_uint64(st.accept_pauses));
+	json_object_object_add(o, "max_clients", json_object_new_int((int)d->cfg.max_clients));
+	json_object_object_add(o, "max_subscribers", json_object_new_int((int)d->cfg.max_subscribers));
+	json_object_object_add(o, "client_queue_bytes", json_object_new_uint64((uint64_t)d->cfg.client_queue_kb * 1024));
+	json_object_object_add(o, "max_request_bytes", json_object_new_uint64((uint64_t)d->cfg.max_request_kb * 1024));
+	return o;
+}
+
+/* The metrics endpoint's connections, in status */
+static json_object *http_json(const struct daemon *d)
+{
+	struct metrics_stats st = metrics_stats(d->metrics);
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "open", json_object_new_int((int)st.open));
+	json_object_object_add(o, "accepted", json_object_new_uint64(st.accepted));
+	json_object_object_add(o, "evicted", json_object_new_uint64(st.evicted));
+	json_object_object_add(o, "timed_out", json_object_new_uint64(st.timed_out));
+	json_object_object_add(o, "refused", json_object_new_uint64(st.refused));
+	json_object_object_add(o, "accept_pauses", json_object_new_uint64(st.accept_pauses));
+	json_object_object_add(o, "max_connections", json_object_new_int((int)d->cfg.max_http_connections));
+	json_object_object_add(o, "timeout_s", json_object_new_int((int)d->cfg.http_timeout_s));
+	return o;
+}
+
+static json_object *on_request(void *userdata, struct client *cl, json_object *o)
 {
 	struct daemon *d = userdata;
-	json_object *v;
-	const char *cmd = json_object_object_get_ex(req, "cmd", &v) ? json_object_get_string(v) : NULL;
-	enum window w = WINDOW_10S;
+	struct request req;
+	char why[256];
+	uid_t uid;
 
-	if (json_object_object_get_ex(req, "window", &v) && window_parse(json_object_get_string(v), &w) < 0)
-		return json_error_reply("unknown window '%s': use " WINDOW_CHOICES, json_object_get_string(v));
-	if (!cmd)
-		return json_error_reply("request has no \"cmd\"; use " REQUESTS);
-	if (!strcmp(cmd, "summary")) {
-		json_object *o = report_summary(&d->col, w);
+	if (request_parse(o, &req, why, sizeof(why)) < 0)
+		return json_error_reply("%s", why);
+	switch (req.cmd) {
+	case REQ_SUMMARY: {
+		json_object *s = report_summary(&d->col, req.window);
 
-		json_object_object_add(o, "tracepoints", tracepoints_json(&d->tps));
-		return json_ok_reply(o);
+		json_object_object_add(s, "tracepoints", tracepoints_json(&d->tps));
+		return json_ok_reply(s);
 	}
-	if (!strcmp(cmd, "detach") || !strcmp(cmd, "attach")) {
-		uid_t uid;
-
+	case REQ_DETACH:
+	case REQ_ATTACH:
 		/* -1: unknown, refused like any uid but root's */
-		return tracepoints_request(&d->tps, cmd, req, client_peer_uid(cl, &uid) < 0 ? -1 : (long)uid);
-	}
-	if (!strcmp(cmd, "hist")) {
-		int irq = -1;
-		const char *name = NULL;
-
-		if (json_object_object_get_ex(req, "irq", &v))
-			irq = json_object_get_int(v);
-		if (json_object_object_get_ex(req, "name", &v))
-			name = json_object_get_string(v);
-		return json_ok_reply(report_hist(&d->col, w, irq, name));
-	}
-	if (!strcmp(cmd, "status")) {
+		return tracepoints_request(&d->tps, req.cmd == REQ_DETACH ? "detach" : "attach", o,
+					   client_peer_uid(cl, &uid) < 0 ? -1 : (long)uid);
+	case REQ_HIST:
+		return json_ok_reply(report_hist(&d->col, req.window, req.irq, req.name));
+	case REQ_STATUS: {
 		struct daemon_info info = {
 			.version = IRQLAT_VERSION, .attach_style = d->bpf.attach_style,
 			.threshold_ns = d->cfg.threshold_ns, .interval_ms = d->cfg.interval_ms,
@@ -163,16 +189,21 @@ static json_object *on_request(void *userdata, struct client *cl, json_object *r
 			.socket_path = d->cfg.socket_path, .pid = (int)getpid(),
 			.bpf_stats = d->bpf.stats_fd > 0,
 		};
-		json_object *o = report_status(&d->col, &info);
+		json_object *s = report_status(&d->col, &info);
 
-		json_object_object_add(o, "tracepoints", tracepoints_json(&d->tps));
-		return json_ok_reply(o);
+		json_object_object_add(s, "tracepoints", tracepoints_json(&d->tps));
+		json_object_object_add(s, "clients", clients_json(d));
+		if (d->metrics)
+			json_object_object_add(s, "http", http_json(d));
+		return json_ok_reply(s);
 	}
-	if (!strcmp(cmd, "subscribe")) {
-		client_subscribe(cl);
+	case REQ_SUBSCRIBE:
+		if (client_subscribe(cl) < 0)
+			return json_error_reply("too many subscribers: irqlatd sends events to at most %u clients at once (max-subscribers)",
+						d->cfg.max_subscribers);
 		return json_ok_reply(json_object_new_object());
 	}
-	return json_error_reply("unknown cmd '%s': use " REQUESTS, cmd);
+	return json_error_reply("unknown cmd: use " REQUEST_CMDS);
 }
 
 static int on_summary(sd_event_source *s, uint64_t usec, void *userdata)
@@ -207,6 +238,14 @@ static int arm_summary(struct daemon *d)
 	return 0;
 }
 
+static void server_limits_of(const struct daemon_config *c, struct server_limits *l)
+{
+	*l = (struct server_limits){
+		.max_clients = c->max_clients, .max_subscribers = c->max_subscribers,
+		.max_queue_bytes = (size_t)c->client_queue_kb * 1024, .max_request_bytes = (size_t)c->max_request_kb * 1024,
+	};
+}
+
 static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 {
 	struct daemon *d = userdata;
@@ -223,6 +262,10 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
 		log_setup(n.log_target, n.verbose ? LOG_DEBUG : LOG_INFO);	/* its socket was checked */
 		loader_set_threshold(&d->bpf, n.threshold_ns);
 		outlier_configure(&d->outliers, n.outlier_rate, n.threshold_ns);
+		struct server_limits limits;
+
+		server_limits_of(&n, &limits);
+		server_set_limits(d->srv, &limits);
 		bool resummary = n.summary_interval_s != o->summary_interval_s;
 		*o = n;	/* interval_ms applies from the next tick */
 		if (resummary)
@@ -243,12 +286,60 @@ static int on_stop_signal(sd_event_source *s, const struct signalfd_siginfo *si,
 	return sd_event_exit(sd_event_source_get_event(s), 0);
 }
 
+/* SIGUSR1 detaches the tracepoints (tracepoints.c watches it when there are some); with none
+ * it must not kill the daemon all the same: irqlatd(8) tells admins to send it before rmmod. */
+static int on_sigusr1_none(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
+{
+	(void)s;
+	(void)si;
+	(void)userdata;
+	log_info("SIGUSR1: no tracepoint is consumed, nothing to detach");
+	return 0;
+}
+
+/* The socket file's owner and group from the configuration. The default group (irqlat) may
+ * not exist: the socket then stays root's, which *note says, once the daemon runs. */
+static int socket_access(const struct daemon_config *c, struct server_access *a, const char **note)
+{
+	*a = (struct server_access){ .uid = (uid_t)-1, .gid = (gid_t)-1, .mode = c->socket_mode };
+	*note = NULL;
+	if (*c->socket_user && user_lookup(c->socket_user, &a->uid) < 0)
+		return log_error_errno(-ENOENT, "socket-user %s: no such user", c->socket_user);
+	if (*c->socket_group && group_lookup(c->socket_group, &a->gid) < 0) {
+		if (c->socket_group_set)
+			return log_error_errno(-ENOENT, "socket-group %s: no such group", c->socket_group);
+		a->gid = (gid_t)-1;
+		*note = c->socket_group;
+	}
+	return 0;
+}
+
+/* Enough descriptors for every connection the limits allow, and the daemon's own (maps,
+ * programs, links, tracepoints, the journal): raise the soft limit towards the hard one. */
+static void raise_fd_limit(const struct daemon_config *c)
+{
+	rlim_t want = (rlim_t)c->max_clients + c->max_http_connections * 2 + 256 + 8 * c->ntracepoints;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= want)
+		return;
+	rl.rlim_cur = rl.rlim_max < want ? rl.rlim_max : want;
+	(void)setrlimit(RLIMIT_NOFILE, &rl);
+	if (rl.rlim_cur < want)
+		log_notice("the descriptor limit (RLIMIT_NOFILE %llu) is below what max-clients and max-http-connections may need "
+			   "(%llu): at the limit irqlatd pauses accepting (irqlatd(8), LIMITS)",
+			   (unsigned long long)rl.rlim_cur, (unsigned long long)want);
+}
+
 static int daemon_start(struct daemon *d)
 {
 	static const struct {
 		int signo;
 		sd_event_signal_handler_t handler;
 	} signals[] = { { SIGTERM, on_stop_signal }, { SIGINT, on_stop_signal }, { SIGHUP, on_sighup } };
+	struct server_limits limits;
+	struct server_access access;
+	const char *no_group;
 	struct loader_opts lo = {
 		.mode = d->cfg.attach,
 		.max_cells = d->cfg.max_cells ? d->cfg.max_cells : default_max_cells((unsigned)libbpf_num_possible_cpus()),
@@ -265,10 +356,13 @@ static int daemon_start(struct daemon *d)
 	r = sd_event_default(&d->ev);
 	if (r < 0)
 		return log_error_errno(r, "cannot create the event loop: %m");
+	/* every signal irqlatd(8) documents, from the start: none of them may kill it while it
+	 * loads (SIGUSR1 included: its watcher comes with the tracepoints) */
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGUSR1);
 	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
 		return log_error_errno(-errno, "cannot block the signals the event loop takes: %m");
 	for (size_t i = 0; i < ELEMENTSOF(signals); i++) {
@@ -276,15 +370,21 @@ static int daemon_start(struct daemon *d)
 		if (r < 0)
 			return log_error_errno(r, "cannot watch SIG%s: %m", sigabbrev_np(signals[i].signo));
 	}
+	raise_fd_limit(&d->cfg);
 
 	/* the socket first: a second daemon must not replace the first one's programs */
-	r = server_open(&d->srv, d->ev, d->cfg.socket_path, on_request, d);
+	r = socket_access(&d->cfg, &access, &no_group);
+	if (r < 0)
+		return r;
+	server_limits_of(&d->cfg, &limits);
+	r = server_open(&d->srv, d->ev, d->cfg.socket_path, &limits, &access, on_request, d);
 	if (r < 0)
 		return r;
 	/* the port too: "in use" is found before any program is loaded; pages are served only
 	 * from the loop, when the collector below is ready */
 	struct metrics_sources ms = { .col = &d->col, .tps = &d->tps };
-	r = metrics_open(&d->metrics, d->ev, d->cfg.metrics, &ms);
+	struct metrics_limits ml = { .max_connections = d->cfg.max_http_connections, .timeout_s = d->cfg.http_timeout_s };
+	r = metrics_open(&d->metrics, d->ev, d->cfg.metrics, &ms, &ml);
 	if (r < 0)
 		return r;
 	r = loader_open(&d->bpf, &lo);
@@ -310,6 +410,9 @@ static int daemon_start(struct daemon *d)
 	r = tracepoints_start(&d->tps, d->ev, d->srv, &d->cfg, d->rb, d->bpf.ringbuf_fd, d->bpf.drops_fd);
 	if (r < 0)
 		return r;
+	r = sd_event_add_signal(d->ev, NULL, SIGUSR1, on_sigusr1_none, d);
+	if (r < 0 && r != -EBUSY)	/* EBUSY: the tracepoints watch it */
+		return log_error_errno(r, "cannot watch SIGUSR1: %m");
 
 	r = sd_event_now(d->ev, CLOCK_MONOTONIC, &d->next_tick_us);
 	d->next_tick_us += (uint64_t)d->cfg.interval_ms * 1000;
@@ -327,6 +430,10 @@ static int daemon_start(struct daemon *d)
 		return r;
 
 	journal_started(&d->cfg, d->bpf.attach_style, d->bpf.max_cells);
+	if (no_group)
+		log_notice("group %s does not exist: only root may connect to %s (mode %04o); create the group "
+			   "(systemd-sysusers, or groupadd --system %s) and add its users, or set socket-group or socket-mode",
+			   no_group, d->cfg.socket_path, (unsigned)d->cfg.socket_mode, no_group);
 	/* programs attached, socket listening: only now may systemd order dependants after us */
 	d->status_ns = now_ns();
 	notify_ready("started, no IRQ seen yet");
@@ -365,6 +472,9 @@ int main(int argc, char **argv)
 	struct config_error e;
 	int r;
 
+	/* a reader of stderr or of a client socket that went away must cost a failed write (EPIPE),
+	 * not the daemon */
+	signal(SIGPIPE, SIG_IGN);
 	/* defaults, then the configuration file, then the command line (config_build.h) */
 	r = config_build(&d.cfg, argc, argv, stdout, &e);
 	if (r > 0)

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* GET /metrics in the Prometheus text format 0.0.4 (docs/metrics.md), served by libmicrohttpd
- * from the daemon's sd_event loop: no thread. */
+/* GET /metrics in the Prometheus text format 0.0.4 (docs/metrics.md): the page (metrics.c),
+ * served by libmicrohttpd from the daemon's sd_event loop, no thread (metrics_http.c). */
 #ifndef IRQLAT_METRICS_H
 #define IRQLAT_METRICS_H
 
+#include <stdint.h>
+#include <sys/socket.h>
 #include <systemd/sd-event.h>
 #include "collect.h"
 #include "tracepoints.h"
@@ -15,10 +17,28 @@ struct metrics_sources {
 	const struct tp_set *tps;
 };
 
+/* irqlatd(8), LIMITS */
+struct metrics_limits {
+	unsigned max_connections;	/* open at once; a new one shuts the longest waiting */
+	unsigned timeout_s;		/* to send a whole request, and of silence while answered */
+};
+
+struct metrics_stats {
+	unsigned open;			/* connections now */
+	uint64_t accepted, evicted, timed_out, refused, accept_pauses;
+};
+
 /* Serves on the socket systemd passed under the name "metrics" if there is one, otherwise on
  * addr ("HOST:PORT", "[V6]:PORT"; NULL or "": no metrics unless systemd passed a socket).
  * *out stays NULL when there is nothing to serve. Logs and returns < 0 on failure. */
-int metrics_open(struct metrics **out, sd_event *ev, const char *addr, const struct metrics_sources *src);
+int metrics_open(struct metrics **out, sd_event *ev, const char *addr, const struct metrics_sources *src,
+		 const struct metrics_limits *limits);
+/* The same on a listening socket fd (taken, closed on failure); where names it in lines. */
+int metrics_serve(struct metrics **out, sd_event *ev, int fd, const char *where, const struct metrics_sources *src,
+		  const struct metrics_limits *limits);
+/* One accepted connection (fd taken) as the listener hands it over: for the fuzzer. */
+int metrics_http_add(struct metrics *m, int fd, const struct sockaddr *sa, socklen_t salen);
+struct metrics_stats metrics_stats(const struct metrics *m);
 void metrics_close(struct metrics *m);
 
 /* The page, for tests and the scrape benchmark: a malloc'ed string, its length in *len. */

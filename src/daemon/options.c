@@ -41,17 +41,32 @@ static void usage(FILE *f)
 		"                          so irqlat can show the daemon's cost per IRQ\n"
 		"      --metrics ADDR:PORT serve Prometheus metrics on http://ADDR:PORT/metrics\n"
 		"                          (e.g. 127.0.0.1:9669 or [::1]:9669; default off)\n"
+		"      --socket-mode MODE  permissions of the socket file (default 0660)\n"
+		"      --socket-user USER  owner of the socket file (default: irqlatd's)\n"
+		"      --socket-group GROUP  group of the socket file, whose members may connect\n"
+		"                          (default " DEFAULT_SOCKET_GROUP " when it exists)\n"
+		"      --max-clients N     clients connected at once (default 64)\n"
+		"      --max-subscribers N clients subscribed to events at once (default 16)\n"
+		"      --client-queue-kb N answers waiting for one client before it is dropped\n"
+		"                          (default 1024)\n"
+		"      --max-request-kb N  longest request line (default 64)\n"
+		"      --max-http-connections N  --metrics connections at once (default 16)\n"
+		"      --http-timeout-s N  seconds a --metrics client has to send its request\n"
+		"                          (default 10)\n"
 		"  -v, --verbose           also log debug messages\n"
 		"  -h, --help              show this help\n"
 		"  -V, --version           show the version\n\n"
 		"Exit status: 0 stopped cleanly, 1 could not start or run (message says why),\n"
 		"2 bad command line, 78 bad configuration file.\n"
-		"SIGHUP re-reads the configuration; the histograms are kept.\n");
+		"SIGHUP re-reads the configuration; the histograms are kept. SIGUSR1 detaches the\n"
+		"tracepoints. SIGTERM and SIGINT stop it.\n");
 }
 
 enum { OPT_ATTACH = 256, OPT_MAX_CELLS, OPT_RINGBUF_KB, OPT_OUTLIER_RATE, OPT_LOG_TARGET,
        OPT_TRACEPOINT, OPT_NO_TRACEPOINTS, OPT_TP_PERIOD, OPT_TP_COUNTER,
-       OPT_SUMMARY_INTERVAL, OPT_TRACEPOINT_PRIORITY, OPT_BPF_STATS, OPT_METRICS };
+       OPT_SUMMARY_INTERVAL, OPT_TRACEPOINT_PRIORITY, OPT_BPF_STATS, OPT_METRICS,
+       OPT_SOCKET_MODE, OPT_SOCKET_USER, OPT_SOCKET_GROUP, OPT_MAX_CLIENTS, OPT_MAX_SUBSCRIBERS,
+       OPT_CLIENT_QUEUE_KB, OPT_MAX_REQUEST_KB, OPT_MAX_HTTP_CONNECTIONS, OPT_HTTP_TIMEOUT };
 
 /* --tracepoint-period / --tracepoint-counter: "SYSTEM:EVENT=VALUE", applied after all
  * --tracepoint options so their order does not matter. */
@@ -98,6 +113,15 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 		{ "tracepoint-priority", required_argument, NULL, OPT_TRACEPOINT_PRIORITY },
 		{ "bpf-stats", no_argument, NULL, OPT_BPF_STATS },
 		{ "metrics", required_argument, NULL, OPT_METRICS },
+		{ "socket-mode", required_argument, NULL, OPT_SOCKET_MODE },
+		{ "socket-user", required_argument, NULL, OPT_SOCKET_USER },
+		{ "socket-group", required_argument, NULL, OPT_SOCKET_GROUP },
+		{ "max-clients", required_argument, NULL, OPT_MAX_CLIENTS },
+		{ "max-subscribers", required_argument, NULL, OPT_MAX_SUBSCRIBERS },
+		{ "client-queue-kb", required_argument, NULL, OPT_CLIENT_QUEUE_KB },
+		{ "max-request-kb", required_argument, NULL, OPT_MAX_REQUEST_KB },
+		{ "max-http-connections", required_argument, NULL, OPT_MAX_HTTP_CONNECTIONS },
+		{ "http-timeout-s", required_argument, NULL, OPT_HTTP_TIMEOUT },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include "daemon/config_build.h"
@@ -107,6 +109,83 @@ static void test_missing_files(void **state)
 	assert_int_equal(config_file_load(&c, "/nonexistent/irqlatd.conf", false, NULL), 0);
 }
 
+/* Only a regular file is read: a folder, a FIFO (open() would wait for a writer), a device
+ * (/dev/zero never ends), a file over the size bound, a NUL byte, a line longer than inih
+ * reads whole (its rest would be read as a line of its own) are each one line, exit 78. */
+static void test_only_regular_files(void **state)
+{
+	char dir[] = "/tmp/irqlat-test-cfgdir.XXXXXX", fifo[128], lnk[128], big[128];
+	struct daemon_config c;
+	char err[512];
+	FILE *f;
+	(void)state;
+
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(build(&c, err, sizeof(err), "--config", dir, NULL), 78);
+	assert_non_null(strstr(err, ": is a folder, not a configuration file (a regular file)"));
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(build(&c, err, sizeof(err), "--config", fifo, NULL), 78);
+	assert_non_null(strstr(err, ": is a FIFO, not a configuration file"));
+	snprintf(lnk, sizeof(lnk), "%s/zero", dir);
+	assert_int_equal(symlink("/dev/zero", lnk), 0);
+	assert_int_equal(build(&c, err, sizeof(err), "--config", lnk, NULL), 78);
+	assert_non_null(strstr(err, ": is a device, not a configuration file"));
+	/* a link to a regular file is read: configuration management links files into /etc */
+	unlink(lnk);
+	write_file("threshold-us = 42\n");
+	assert_int_equal(symlink(path, lnk), 0);
+	assert_int_equal(build(&c, err, sizeof(err), "--config", lnk, NULL), 0);
+	assert_int_equal(c.threshold_ns, 42000);
+	snprintf(big, sizeof(big), "%s/big", dir);
+	f = fopen(big, "w");
+	for (int i = 0; i < CONFIG_FILE_MAX_BYTES / 16 + 1; i++)
+		fputs("# a comment ...\n", f);
+	fclose(f);
+	assert_int_equal(build(&c, err, sizeof(err), "--config", big, NULL), 78);
+	assert_non_null(strstr(err, ": is longer than 1048576 bytes"));
+	unlink(big);
+	unlink(lnk);
+	unlink(fifo);
+	rmdir(dir);
+
+	static const char nul[] = "threshold-us = 5\nverbose = yes\0\n";
+	assert_int_equal(config_file_parse(&c, "x.conf", nul, sizeof(nul) - 1, NULL), -EINVAL);
+	char line[1200];
+	struct config_error e;
+	snprintf(line, sizeof(line), "threshold-us = 5\n# %01000d\nthreshold-us = 6\n", 0);
+	daemon_config_defaults(&c);
+	assert_int_equal(config_file_parse(&c, "x.conf", line, strlen(line), &e), -EINVAL);
+	assert_non_null(strstr(e.text, "x.conf:2: line longer than"));
+	/* the first error is the one told, whichever kind it is */
+	snprintf(line, sizeof(line), "threshold-us = x\n# %01000d\n", 0);
+	assert_int_equal(config_file_parse(&c, "x.conf", line, strlen(line), &e), -EINVAL);
+	assert_non_null(strstr(e.text, "x.conf:1: threshold-us: takes"));
+}
+
+/* A reload that meets a bad file keeps everything the daemon runs with */
+static void test_reload_keeps_config(void **state)
+{
+	struct daemon_config old, n;
+	struct config_error e;
+	char *argv[] = { (char *)"irqlatd", (char *)"--config", path, NULL };
+	char err[512];
+	(void)state;
+
+	write_file("threshold-us = 50\nmax-clients = 9\n");
+	assert_int_equal(build(&old, err, sizeof(err), "--config", path, NULL), 0);
+	unlink(path);
+	assert_int_equal(mkfifo(path, 0600), 0);	/* the file became a FIFO */
+	assert_true(config_reload(&old, 3, argv, &n, &e) < 0);
+	assert_non_null(strstr(e.text, "is a FIFO"));
+	assert_int_equal(old.threshold_ns, 50000);
+	assert_int_equal(old.max_clients, 9);
+	unlink(path);
+	write_file("max-clients = 10\n");
+	assert_int_equal(config_reload(&old, 3, argv, &n, &e), 0);
+	assert_int_equal(n.max_clients, 10);	/* a good one applies the socket limits */
+}
+
 static void test_bad_command_line_is_2(void **state)
 {
 	struct daemon_config c;
@@ -123,6 +202,8 @@ int main(void)
 		cmocka_unit_test(test_file_then_command_line),
 		cmocka_unit_test(test_errors_name_file_line_key),
 		cmocka_unit_test(test_missing_files),
+		cmocka_unit_test(test_only_regular_files),
+		cmocka_unit_test(test_reload_keeps_config),
 		cmocka_unit_test(test_bad_command_line_is_2),
 	};
 	int fd, r;

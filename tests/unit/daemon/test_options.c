@@ -108,6 +108,43 @@ static void test_daemon_every_option(void **state)
 	assert_int_equal(c.outlier_rate, 1000000);
 }
 
+/* The limits and the socket's access (irqlatd(8), LIMITS): defaults, values, ranges */
+static void test_daemon_limits(void **state)
+{
+	struct daemon_config c;
+	struct run r;
+
+	(void)state;
+	r = daemon_run(&c, NULL);
+	assert_int_equal(c.max_clients, 64);
+	assert_int_equal(c.max_subscribers, 16);
+	assert_int_equal(c.client_queue_kb, 1024);
+	assert_int_equal(c.max_request_kb, 64);
+	assert_int_equal(c.max_http_connections, 16);
+	assert_int_equal(c.http_timeout_s, 10);
+	assert_int_equal(c.socket_mode, 0660);
+	assert_string_equal(c.socket_group, "irqlat");
+	assert_int_equal(c.socket_group_set, 0);
+	assert_string_equal(c.socket_user, "");
+	r = daemon_run(&c, "--max-clients", "1", "--max-subscribers", "0", "--client-queue-kb", "64",
+		       "--max-request-kb", "1024", "--max-http-connections", "4096", "--http-timeout-s", "3600",
+		       "--socket-mode", "0640", "--socket-user", "0", "--socket-group", "root", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(c.max_clients, 1);
+	assert_int_equal(c.max_subscribers, 0);
+	assert_int_equal(c.client_queue_kb, 64);
+	assert_int_equal(c.max_request_kb, 1024);
+	assert_int_equal(c.max_http_connections, 4096);
+	assert_int_equal(c.http_timeout_s, 3600);
+	assert_int_equal(c.socket_mode, 0640);
+	assert_string_equal(c.socket_user, "0");
+	assert_string_equal(c.socket_group, "root");
+	assert_int_equal(c.socket_group_set, 1);
+	r = daemon_run(&c, "--socket-mode", "666", "--socket-group", "", NULL);
+	assert_int_equal(c.socket_mode, 0666);
+	assert_string_equal(c.socket_group, "");	/* the daemon's own group */
+}
+
 static void test_daemon_bad_values(void **state)
 {
 	static const struct {
@@ -133,6 +170,23 @@ static void test_daemon_bad_values(void **state)
 		{ "--outlier-rate", "1000001", "--outlier-rate" },
 		{ "--outlier-rate", "ten", "--outlier-rate" },
 		{ "--log-target", "syslog", "--log-target" },
+		/* blanks around a number are refused on both sides */
+		{ "--threshold-us", " 5", "--threshold-us" },
+		{ "--threshold-us", "5 ", "--threshold-us" },
+		{ "--interval-ms", "\t100", "--interval-ms" },
+		{ "--max-clients", "0", "--max-clients" },
+		{ "--max-clients", "65537", "--max-clients" },
+		{ "--max-subscribers", "-1", "--max-subscribers" },
+		{ "--client-queue-kb", "63", "--client-queue-kb" },
+		{ "--max-request-kb", "0", "--max-request-kb" },
+		{ "--max-request-kb", "1025", "--max-request-kb" },
+		{ "--max-http-connections", "0", "--max-http-connections" },
+		{ "--http-timeout-s", "0", "--http-timeout-s" },
+		{ "--socket-mode", "0888", "--socket-mode" },
+		{ "--socket-mode", "1777", "--socket-mode" },
+		{ "--socket-mode", "rw", "--socket-mode" },
+		{ "--socket-group", "no-such-group-irqlat", "--socket-group" },
+		{ "--socket-user", "no-such-user-irqlat", "--socket-user" },
 	};
 
 	(void)state;
@@ -205,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_daemon_defaults),
 		cmocka_unit_test(test_daemon_every_option),
 		cmocka_unit_test(test_daemon_bad_values),
+		cmocka_unit_test(test_daemon_limits),
 		cmocka_unit_test(test_daemon_bad_usage),
 		cmocka_unit_test(test_daemon_help_version),
 	};
