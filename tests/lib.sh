@@ -40,9 +40,16 @@ start_daemon() {
 	return 1
 }
 
+# stop_daemon: SIGTERM, and its exit status in DAEMON_STATUS. One that does not stop within
+# 20 s is killed (status 137 then): a test must fail, never hang.
 stop_daemon() {
 	[ -n "$DAEMON_PID" ] || return 0
 	kill -TERM "$DAEMON_PID" 2>/dev/null
+	for _ in $(seq 200); do kill -0 "$DAEMON_PID" 2>/dev/null || break; sleep 0.1; done
+	if kill -0 "$DAEMON_PID" 2>/dev/null; then
+		echo "# irqlatd $DAEMON_PID did not stop within 20 s of SIGTERM: killed"
+		kill -KILL "$DAEMON_PID" 2>/dev/null
+	fi
 	wait "$DAEMON_PID" 2>/dev/null
 	DAEMON_STATUS=$?
 	DAEMON_PID=
@@ -69,6 +76,26 @@ proc_irq_count() {
 fio_load() {
 	fio --name=irqload --filename="$TMP/fio.dat" --size=32M --rw=randread --bs=4k --direct=1 \
 		--ioengine=psync --runtime="$1" --time_based >"$TMP/fio.log" 2>&1
+}
+
+# The misbehaving clients of tests/host/helpers/clients.py (one summary line each)
+clients() { python3 "$TOP/tests/host/helpers/clients.py" "$@"; }
+
+# rss_kb PID: resident memory in KiB, as the kernel counts it
+rss_kb() { awk '$1 == "VmRSS:" { print $2 }' "/proc/$1/status"; }
+# fd_count PID: open descriptors
+fd_count() { ls "/proc/$1/fd" | wc -l; }
+
+# field KEY LINE: the value of KEY=value in a summary line
+field() { sed -n "s/.*\<$1=\([^ ]*\).*/\1/p" <<<"$2"; }
+
+# retry_for SECONDS COMMAND...: run COMMAND every 0.1 s until it succeeds or the time is up
+retry_for() {
+	local n=$(($1 * 10)); shift
+	until "$@"; do
+		n=$((n - 1)); [ "$n" -gt 0 ] || return 1
+		sleep 0.1
+	done
 }
 
 done_testing() {

@@ -347,7 +347,6 @@ static int daemon_start(struct daemon *d)
 		.threshold_ns = d->cfg.threshold_ns,
 		.verbose = d->cfg.verbose,
 	};
-	sigset_t mask;
 	int r;
 
 	r = loader_check_privileges();
@@ -356,15 +355,7 @@ static int daemon_start(struct daemon *d)
 	r = sd_event_default(&d->ev);
 	if (r < 0)
 		return log_error_errno(r, "cannot create the event loop: %m");
-	/* every signal irqlatd(8) documents, from the start: none of them may kill it while it
-	 * loads (SIGUSR1 included: its watcher comes with the tracepoints) */
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGUSR1);
-	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
-		return log_error_errno(-errno, "cannot block the signals the event loop takes: %m");
+	/* blocked since main() began (SIGUSR1 too: its watcher comes with the tracepoints) */
 	for (size_t i = 0; i < ELEMENTSOF(signals); i++) {
 		r = sd_event_add_signal(d->ev, NULL, signals[i].signo, signals[i].handler, d);
 		if (r < 0)
@@ -475,6 +466,19 @@ int main(int argc, char **argv)
 	/* a reader of stderr or of a client socket that went away must cost a failed write (EPIPE),
 	 * not the daemon */
 	signal(SIGPIPE, SIG_IGN);
+	/* the signals irqlatd(8) documents wait (blocked) until the loop watches them: none may
+	 * kill it while it parses its configuration or loads its programs */
+	sigset_t mask;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGUSR1);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0) {
+		fprintf(stderr, "irqlatd: cannot block the signals the event loop takes: %s\n", strerror(errno));
+		return EXIT_FAILURE;
+	}
 	/* defaults, then the configuration file, then the command line (config_build.h) */
 	r = config_build(&d.cfg, argc, argv, stdout, &e);
 	if (r > 0)
