@@ -16,13 +16,17 @@ summary line ("key=value ...") on stdout, for the test to check.
 """
 import os
 import socket
+import struct
 import sys
 import time
 
 
 def unix(path, blocking=True):
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(5)  # a full listen queue must fail the helper, not hang the test
+    # A blocking connect() waits while the listen queue is full: for 5 s at most (the send
+    # timeout bounds it), so a daemon that never accepts fails the helper, not hang the test.
+    # (Python's own timeout would make connect() non-blocking: EAGAIN at once on a full queue.)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, struct.pack("ll", 5, 0))
     s.connect(path)
     s.setblocking(blocking)
     return s
