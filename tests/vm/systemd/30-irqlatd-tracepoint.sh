@@ -35,8 +35,8 @@ kmsg_mark start
 insmod_and_wait 10 "irqlatd (the service) attaches to silly:me_silly after insmod" why_not
 kmsg_mark attached
 if [ "${VM_MODULE_BTF:-0}" = 1 ]; then src='BTF (module sillymod)'; else src='tracefs format'; fi
-check "argument names from $src: time, count" \
-	sh -c "journalctl -q -u irqlatd -o cat | grep -qF 'silly:me_silly (raw_tp): 2 arguments from $src: time, count'"
+names_logged() { journalctl -q -u irqlatd -o cat | grep -qF "silly:me_silly (raw_tp): 2 arguments from $src: time, count"; }
+check "argument names from $src: time, count" retry 5 names_logged
 e0=$(tp_field events)
 sleep 2.5
 counting() { [ "$(tp_field events)" -ge $(( ${e0:-0} + 10 )) ] && [ "$(tp_field gaps)" = 0 ]; }
