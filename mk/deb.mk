@@ -25,7 +25,7 @@ $(DEB): $(DEB_SRCS) | deb-deps
 	cd $(DEB_DIR)/src/irqlatd-$(IRQLAT_VERSION) && \
 		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u BUILD -u DESTDIR -u PREFIX \
 		dpkg-buildpackage -b -us -uc -J2 >../../build.log 2>&1 || \
-		{ tail -n 30 $(DEB_DIR)/build.log; echo "make deb: dpkg-buildpackage failed (log: $(DEB_DIR)/build.log)" >&2; exit 1; }
+		{ tail -n 30 ../../build.log; echo "make deb: dpkg-buildpackage failed (log: $(DEB_DIR)/build.log)" >&2; exit 1; }
 	mv $(DEB_DIR)/src/*.deb $(DEB_DIR)/src/*.changes $(DEB_DIR)/src/*.buildinfo $(DEB_DIR)/
 	@[ -f $@ ] || { ls $(DEB_DIR); echo "make deb: dpkg-buildpackage made no $@" >&2; exit 1; }
 
