@@ -10,6 +10,8 @@ _irqlat()
 		cword=$COMP_CWORD
 	}
 
+	# irqlat's lists (src/client/table.c, cli.c, common/window.c): tests/host/50-top.t fails
+	# when one here differs from what irqlat --help lists
 	local columns="irq name cpus count rate avg p50 p90 p99 p999 max time spurious"
 	case $prev in
 	-w | --window)

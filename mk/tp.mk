@@ -1,4 +1,4 @@
-# Module (and any) tracepoints consumed by irqlatd: bpf/tracepoint.bpf.c, src/daemon/tracepoints*,
+# Module (and any) tracepoints consumed by irqlatd: bpf/tracepoint.bpf.c, src/daemon/tracepoints.[ch] and tp_*.c,
 # the client's side in src/client/tptable.c; here, the VM check's three-argument sillymod.
 # the guest runs the daemon's tracepoint checks (tests/vm/initramfs/20-irqlatd-tracepoints.sh)
 check-vm: $(BUILD)/irqlatd $(BUILD)/irqlat

@@ -51,6 +51,9 @@ stop_daemon() {
 
 irqlat() { "$IRQLAT" --socket "$SOCK" "$@"; }
 
+# A TCP port on 127.0.0.1 that nothing listens on now.
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
 # The IRQ line that the virtio disk completes requests on (machine.md): the busiest
 # virtio*-req* line in /proc/interrupts, or the first one.
 disk_irq() {

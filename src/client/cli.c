@@ -1,13 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "common/macro.h"
 #include "common/util.h"
+#include "common/window.h"
 #include "table.h"
+
+static const char *const commands[] = {
+	[CMD_TOP] = "top", [CMD_HIST] = "hist", [CMD_STATUS] = "status",
+	[CMD_EVENTS] = "events", [CMD_DETACH] = "detach", [CMD_ATTACH] = "attach",
+};
+
+static int command_of(const char *s)
+{
+	for (int i = 0; i < (int)ELEMENTSOF(commands); i++)
+		if (!strcmp(s, commands[i]))
+			return i;
+	return -EINVAL;
+}
 
 static void usage(FILE *f)
 {
+	char columns[256], sorts[128], sort_list[128], keys[64];
+
+	table_column_names(columns, sizeof(columns));
+	table_sort_names(sorts, sizeof(sorts), " or ");
+	table_sort_names(sort_list, sizeof(sort_list), ", ");
+	table_sort_keys(keys, sizeof(keys));
 	fprintf(f,
 		"Usage: irqlat [--top] [OPTIONS]          IRQ handler latency, like top (full screen on a\n"
 		"                                         terminal; text with -b, -J or without a terminal)\n"
@@ -22,9 +44,9 @@ static void usage(FILE *f)
 		"                         status: repeat N times; default: top until interrupted, else once)\n"
 		"  -d, --delay SECS       seconds between snapshots and screen refreshes (default 1)\n"
 		"  -J, --json             JSON, one object per line, as the daemon sends it\n"
-		"  -w, --window W         1s, 10s, 60s or total: the window of rates and percentiles\n"
+		"  -w, --window W         " WINDOW_CHOICES ": the window of rates and percentiles\n"
 		"                         (default 10s)\n"
-		"  -s, --sort KEY         p99, max, rate, count, time, irq or name (default p99)\n"
+		"  -s, --sort KEY         %s (default p99)\n"
 		"  -R, --reverse          reverse the sort\n"
 		"  -o, --output COLS      columns, comma-separated, from: %s\n"
 		"                         (text and screen; JSON has every field)\n"
@@ -32,11 +54,11 @@ static void usage(FILE *f)
 		"  -S, --socket PATH      the daemon's socket (default " DEFAULT_SOCKET ")\n"
 		"  -h, --help             show this help\n"
 		"  -V, --version          show the version\n\n"
-		"Keys on the screen: p m r n t i a sort by p99, max, rate, count, time, irq, name;\n"
+		"Keys on the screen: %s sort by %s;\n"
 		"R reverse; w window; c per-CPU; up/down select; Enter histogram; / filter; ? help; q quit.\n"
 		"NO_COLOR set: no colours.\n\n"
 		"Exit status: 0 success, 1 daemon not reachable or refused the request, 2 bad command line.\n",
-		table_all_columns());
+		sorts, columns, keys, sort_list);
 }
 
 int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
@@ -58,7 +80,7 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 		{ 0 },
 	};
 	static const char shortopts[] = ":tbn:d:Jw:s:Ro:fS:hV";
-	char bad[4];
+	enum window w;
 	uint64_t v;
 	char *end;
 	int o;
@@ -67,7 +89,7 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 	c->cmd = CMD_TOP;
 	c->delay_s = 1;
 	c->socket_path = DEFAULT_SOCKET;
-	c->window = "10s";
+	c->window = window_name(WINDOW_10S);
 	c->sort = "p99";
 	optind = 0;
 	opterr = 0;
@@ -82,7 +104,7 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 		case 'n':
 			if (parse_u64(optarg, 1, 1000000000, &v) < 0) {
 				fprintf(err, "irqlat: --iterations takes a whole number of at least 1, not '%s'\n", optarg);
-				return EXIT_USAGE;
+				return -EINVAL;
 			}
 			c->iterations = (long)v;
 			break;
@@ -90,23 +112,26 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 			c->delay_s = strtod(optarg, &end);
 			if (*end || end == optarg || !(c->delay_s >= 0.05 && c->delay_s <= 3600)) {
 				fprintf(err, "irqlat: --delay takes seconds from 0.05 to 3600, not '%s'\n", optarg);
-				return EXIT_USAGE;
+				return -EINVAL;
 			}
 			break;
 		case 'J':
 			c->json = 1;
 			break;
 		case 'w':
-			if (strcmp(optarg, "1s") && strcmp(optarg, "10s") && strcmp(optarg, "60s") && strcmp(optarg, "total")) {
-				fprintf(err, "irqlat: --window takes 1s, 10s, 60s or total, not '%s'\n", optarg);
-				return EXIT_USAGE;
+			if (window_parse(optarg, &w) < 0) {
+				fprintf(err, "irqlat: --window takes " WINDOW_CHOICES ", not '%s'\n", optarg);
+				return -EINVAL;
 			}
 			c->window = optarg;
 			break;
 		case 's':
 			if (table_sort_key(optarg) < 0) {
-				fprintf(err, "irqlat: --sort takes p99, max, rate, count, time, irq or name, not '%s'\n", optarg);
-				return EXIT_USAGE;
+				char sorts[128];
+
+				table_sort_names(sorts, sizeof(sorts), " or ");
+				fprintf(err, "irqlat: --sort takes %s, not '%s'\n", sorts, optarg);
+				return -EINVAL;
 			}
 			c->sort = optarg;
 			break;
@@ -115,7 +140,7 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 			break;
 		case 'o':
 			if (table_columns_check(optarg, err) < 0)
-				return EXIT_USAGE;
+				return -EINVAL;
 			c->columns = optarg;
 			break;
 		case 'f':
@@ -126,50 +151,37 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 			break;
 		case 'h':
 			usage(out);
-			return -1;
+			return 1;
 		case 'V':
 			fprintf(out, "irqlat %s\n", IRQLAT_VERSION);
-			return -1;
-		case ':':
-			fprintf(err, "irqlat: option %s needs a value; see irqlat --help\n",
-				getopt_bad_option(o, argv, shortopts, bad, sizeof(bad)));
-			return EXIT_USAGE;
-		default:
-			fprintf(err, "irqlat: unknown option '%s'; see irqlat --help\n",
-				getopt_bad_option(o, argv, shortopts, bad, sizeof(bad)));
-			return EXIT_USAGE;
+			return 1;
+		default:	/* '?' or ':' */
+			return getopt_error("irqlat", o, argv, shortopts, err);
 		}
 	}
 	/* GNU getopt moves the operands last, so options may come before or after them */
 	if (optind < argc) {
 		const char *sub = argv[optind++];
 
-		if (!strcmp(sub, "top"))
-			c->cmd = CMD_TOP;
-		else if (!strcmp(sub, "hist"))
-			c->cmd = CMD_HIST;
-		else if (!strcmp(sub, "status"))
-			c->cmd = CMD_STATUS;
-		else if (!strcmp(sub, "events"))
-			c->cmd = CMD_EVENTS;
-		else if (!strcmp(sub, "detach"))
-			c->cmd = CMD_DETACH;
-		else if (!strcmp(sub, "attach"))
-			c->cmd = CMD_ATTACH;
-		else {
-			fprintf(err, "irqlat: unknown command '%s': use top, hist, status, events, detach or attach\n", sub);
-			return EXIT_USAGE;
+		int cmd = command_of(sub);
+
+		if (cmd < 0) {
+			char names[128];
+			size_t off = 0;
+
+			for (int i = 0; i < (int)ELEMENTSOF(commands); i++)
+				off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s",
+							!i ? "" : i == (int)ELEMENTSOF(commands) - 1 ? " or " : ", ", commands[i]);
+			fprintf(err, "irqlat: unknown command '%s': use %s\n", sub, names);
+			return -EINVAL;
 		}
+		c->cmd = (enum cli_cmd)cmd;
 		if ((c->cmd == CMD_HIST || c->cmd == CMD_DETACH || c->cmd == CMD_ATTACH) && optind < argc)
 			c->target = argv[optind++];
 		if ((c->cmd == CMD_DETACH || c->cmd == CMD_ATTACH) && !c->target) {
 			fprintf(err, "irqlat: %s needs a tracepoint: SYSTEM:EVENT (e.g. silly:me_silly) or all\n", sub);
-			return EXIT_USAGE;
+			return -EINVAL;
 		}
 	}
-	if (optind < argc) {
-		fprintf(err, "irqlat: unexpected argument '%s'; see irqlat --help\n", argv[optind]);
-		return EXIT_USAGE;
-	}
-	return 0;
+	return getopt_no_operands("irqlat", argc, argv, err);
 }

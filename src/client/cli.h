@@ -22,7 +22,8 @@ struct cli {
 	const char *target;	/* hist IRQ|NAME; detach/attach SYSTEM:EVENT|all */
 };
 
-/* 0 to run; -1 after --help/--version (exit 0); otherwise the exit code (2), message printed. */
+/* 0 to run; 1 after --help/--version (printed on out: nothing left to do); -EINVAL for a bad
+ * command line, with one line on err saying what is wrong. */
 int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err);
 
 #endif

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* irqlat: the client of irqlatd. Every subcommand is a request on the daemon's socket. */
+/* irqlat: the client of irqlatd. Every subcommand is a request on the daemon's socket; the
+ * screen is top*.c. Functions return 0 or a negative errno, having said what went wrong;
+ * main() alone turns that into an exit code (irqlat(1)). */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -10,26 +12,14 @@
 #include <unistd.h>
 #include "cli.h"
 #include "conn.h"
+#include "stop.h"
 #include "table.h"
 #include "tptable.h"
 #include "top.h"
+#include "common/json.h"
+#include "common/util.h"
 
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
-static json_object *request(const char *cmd, const struct cli *c)
-{
-	json_object *req = json_object_new_object();
-
-	json_object_object_add(req, "cmd", json_object_new_string(cmd));
-	json_object_object_add(req, "window", json_object_new_string(c->window));
-	return req;
-}
+#define REQUEST_TIMEOUT_MS 5000
 
 static void print_json_line(json_object *o)
 {
@@ -38,32 +28,31 @@ static void print_json_line(json_object *o)
 	fflush(stdout);
 }
 
-static double get_d(json_object *o, const char *k)
+/* The request of a one-shot command and its answer in *ret; says once what went wrong. */
+static int ask(struct irqlat_conn *conn, json_object *req, json_object **ret)
 {
-	json_object *v;
+	int r = conn_request(conn, req, REQUEST_TIMEOUT_MS, ret);
 
-	return json_object_object_get_ex(o, k, &v) ? json_object_get_double(v) : 0;
+	if (r == -EREMOTEIO) {
+		if (conn->refusal[0])
+			fprintf(stderr, "irqlat: irqlatd says: %s\n", conn->refusal);
+	} else if (r < 0) {
+		fprintf(stderr, "irqlat: lost the connection to irqlatd: %s\n", strerror(-r));
+	}
+	return r;
 }
 
 static void print_header(json_object *s, int nrows)
 {
-	json_object *drops, *v;
-	uint64_t lost = 0;
+	json_object *bpf;
 	char rate[32];
 
-	if (json_object_object_get_ex(s, "drops", &drops)) {
-		json_object_object_foreach(drops, k, dv) {
-			(void)k;
-			lost += json_object_get_uint64(dv);
-		}
-	}
-	fmt_count(rate, sizeof(rate), get_d(s, "rate"));
-	printf("irqlat - up %.0fs, window %s, %s IRQ/s, %d handlers, %llu drops", get_d(s, "uptime_s"),
-	       json_object_object_get_ex(s, "window", &v) ? json_object_get_string(v) : "?", rate, nrows,
-	       (unsigned long long)lost);
+	fmt_count(rate, sizeof(rate), json_get_double(s, "rate", 0));
+	printf("irqlat - up %.0fs, window %s, %s IRQ/s, %d handlers, %llu drops", json_get_double(s, "uptime_s", 0),
+	       json_get_str(s, "window", "?"), rate, nrows, (unsigned long long)table_drops(s));
 	/* the cumulative average: batch output has no earlier snapshot to take a delta from */
-	if (json_object_object_get_ex(s, "bpf", &v) && get_d(v, "run_cnt") > 0)
-		printf(", cost %.0f ns/IRQ\n", get_d(v, "ns_per_irq"));
+	if (json_object_object_get_ex(s, "bpf", &bpf) && json_get_double(bpf, "run_cnt", 0) > 0)
+		printf(", cost %.0f ns/IRQ\n", json_get_double(bpf, "ns_per_irq", 0));
 	else
 		printf(", cost n/a (sysctl kernel.bpf_stats_enabled=1)\n");
 }
@@ -72,52 +61,56 @@ static void sleep_s(double s)
 {
 	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - floor(s)) * 1e9) };
 
-	while (!stop && nanosleep(&ts, &ts) < 0 && errno == EINTR)
+	while (!stop_requested() && nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
+}
+
+static int print_snapshot(json_object *s, const struct cli *c, const enum column *cols, int ncols, bool first)
+{
+	_cleanup_free_ struct row *rows = NULL;
+	int n = table_rows(s, &rows);
+
+	if (n < 0) {
+		fprintf(stderr, "irqlat: %s\n", strerror(-n));
+		return n;
+	}
+	table_sort(rows, n, (enum sort_key)table_sort_key(c->sort), c->reverse);
+	if (!first)
+		putchar('\n');
+	print_header(s, n);
+	table_print(stdout, rows, n, cols, ncols);
+	tp_print_section(stdout, s);
+	fflush(stdout);
+	return 0;
 }
 
 static int cmd_top_batch(struct irqlat_conn *conn, const struct cli *c)
 {
 	enum column cols[COL_COUNT_];
-	int ncols = table_columns(c->columns, cols, COL_COUNT_);
+	int ncols = table_columns(c->columns, false, cols, COL_COUNT_);
 
-	for (long i = 0; !stop && (!c->iterations || i < c->iterations); i++) {
-		json_object *req = request("summary", c), *s;
-		struct row *rows;
-		int n;
+	for (long i = 0; !stop_requested() && (!c->iterations || i < c->iterations); i++) {
+		_cleanup_json_ json_object *req = conn_new_request("summary", c->window), *s = NULL;
+		int r;
 
 		if (i)
 			sleep_s(c->delay_s);
-		if (stop)
+		if (stop_requested())
 			break;
-		s = conn_request(conn, req);
-		json_object_put(req);
-		if (!s) {
-			if (errno != EINVAL)
-				fprintf(stderr, "irqlat: lost the connection to irqlatd: %s\n", strerror(errno));
-			return 1;
-		}
-		if (c->json) {
+		r = ask(conn, req, &s);
+		if (r < 0)
+			return r;
+		if (c->json)
 			print_json_line(s);
-		} else {
-			rows = table_rows(s, &n);
-			table_sort(rows, n, (enum sort_key)table_sort_key(c->sort), c->reverse);
-			if (i)
-				putchar('\n');
-			print_header(s, n);
-			table_print(stdout, rows, n, cols, ncols);
-			tp_print_section(stdout, s);
-			fflush(stdout);
-			free(rows);
-		}
-		json_object_put(s);
+		else if ((r = print_snapshot(s, c, cols, ncols, i == 0)) < 0)
+			return r;
 	}
 	return 0;
 }
 
 static void print_hist(json_object *h)
 {
-	json_object *buckets, *v;
+	json_object *buckets;
 	uint64_t peak = 0;
 	char lo[16], hi[16];
 	size_t nb;
@@ -131,16 +124,16 @@ static void print_hist(json_object *h)
 		if (n > peak)
 			peak = n;
 	}
-	printf("IRQ %d (%s): %llu runs in window, p50 ", json_object_object_get_ex(h, "irq", &v) ? json_object_get_int(v) : -1,
-	       json_object_object_get_ex(h, "name", &v) ? json_object_get_string(v) : "?",
-	       (unsigned long long)(json_object_object_get_ex(h, "window_count", &v) ? json_object_get_uint64(v) : 0));
-	uint64_t q[3] = { (uint64_t)get_d(h, "p50_ns"), (uint64_t)get_d(h, "p99_ns"), (uint64_t)get_d(h, "p999_ns") };
+	printf("IRQ %d (%s): %llu runs in window, p50 ", (int)json_get_i64(h, "irq", -1), json_get_str(h, "name", "?"),
+	       (unsigned long long)json_get_u64(h, "window_count", 0));
+	uint64_t q[3] = { (uint64_t)json_get_double(h, "p50_ns", 0), (uint64_t)json_get_double(h, "p99_ns", 0),
+			  (uint64_t)json_get_double(h, "p999_ns", 0) };
 
-	fmt_ns(lo, sizeof(lo), q[0]);
-	fmt_ns(hi, sizeof(hi), q[1]);
+	fmt_duration(lo, sizeof(lo), q[0], "");
+	fmt_duration(hi, sizeof(hi), q[1], "");
 	printf("%s, p99 %s, ", lo, hi);
-	fmt_ns(lo, sizeof(lo), q[2]);
-	fmt_ns(hi, sizeof(hi), (uint64_t)get_d(h, "max_ns"));
+	fmt_duration(lo, sizeof(lo), q[2], "");
+	fmt_duration(hi, sizeof(hi), (uint64_t)json_get_double(h, "max_ns", 0), "");
 	printf("p99.9 %s, max %s\n", lo, hi);
 	for (size_t i = 0; i < nb; i++) {
 		json_object *b = json_object_array_get_idx(buckets, i);
@@ -158,11 +151,13 @@ static void print_hist(json_object *h)
 
 static int cmd_hist(struct irqlat_conn *conn, const struct cli *c)
 {
-	json_object *req = request("hist", c), *s, *irqs;
+	_cleanup_json_ json_object *req = conn_new_request("hist", c->window), *s = NULL;
+	json_object *irqs;
 	size_t n = 0;
-	char *end;
+	int r;
 
 	if (c->target) {
+		char *end;
 		long irq = strtol(c->target, &end, 10);
 
 		if (*end == 0 && end != c->target)
@@ -170,15 +165,15 @@ static int cmd_hist(struct irqlat_conn *conn, const struct cli *c)
 		else
 			json_object_object_add(req, "name", json_object_new_string(c->target));
 	}
-	s = conn_request(conn, req);
-	json_object_put(req);
-	if (!s)
-		return 1;
+	r = ask(conn, req, &s);
+	if (r < 0)
+		return r;
 	if (c->json) {
 		print_json_line(s);
-	} else if (json_object_object_get_ex(s, "irqs", &irqs)) {
+		return 0;
+	}
+	if (json_object_object_get_ex(s, "irqs", &irqs)) {
 		n = json_object_array_length(irqs);
-
 		if (!n && c->target)
 			fprintf(stderr, "irqlat: no handler matches '%s' (yet): see 'irqlat --top -b -n 1' for the list\n", c->target);
 		for (size_t i = 0; i < n; i++) {
@@ -187,15 +182,7 @@ static int cmd_hist(struct irqlat_conn *conn, const struct cli *c)
 			print_hist(json_object_array_get_idx(irqs, i));
 		}
 	}
-	json_object_put(s);
-	return c->target && !c->json && n == 0 ? 1 : 0;
-}
-
-static const char *str_of(json_object *o, const char *k)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, k, &v) ? json_object_get_string(v) : "?";
+	return c->target && n == 0 ? -ENOENT : 0;
 }
 
 /* The status answer for a person; keys this client does not know yet are printed as JSON
@@ -206,15 +193,15 @@ static void print_status(json_object *s)
 					     "cells_used", "drops", "bpf", "config", "tracepoints" };
 	json_object *v, *cfg = NULL, *bpf = NULL, *drops = NULL;
 	char up[32], th[16];
-	double secs = get_d(s, "uptime_s");
+	double secs = json_get_double(s, "uptime_s", 0);
 	unsigned long u = (unsigned long)secs;
 
 	snprintf(up, sizeof(up), "%lu:%02lu:%02lu", u / 3600, u % 3600 / 60, u % 60);
 	json_object_object_get_ex(s, "config", &cfg);
 	json_object_object_get_ex(s, "bpf", &bpf);
 	json_object_object_get_ex(s, "drops", &drops);
-	printf("irqlatd %s, pid %d, up %s\n", str_of(s, "version"), (int)get_d(s, "pid"), up);
-	printf("%-12s %s", "attach:", str_of(s, "attach"));
+	printf("irqlatd %s, pid %d, up %s\n", json_get_str(s, "version", "?"), (int)json_get_double(s, "pid", 0), up);
+	printf("%-12s %s", "attach:", json_get_str(s, "attach", "?"));
 	if (json_object_object_get_ex(s, "programs", &v) && json_object_is_type(v, json_type_array)) {
 		printf(", programs");
 		for (size_t i = 0; i < json_object_array_length(v); i++)
@@ -226,8 +213,9 @@ static void print_status(json_object *s)
 			printf("%s %d", i ? "," : "", json_object_get_int(json_object_array_get_idx(v, i)));
 		printf(")");
 	}
-	printf("\n%-12s %d, in %llu histogram cells of %llu\n", "handlers:", (int)get_d(s, "handlers"),
-	       (unsigned long long)get_d(s, "cells_used"), (unsigned long long)(cfg ? get_d(cfg, "max_cells") : 0));
+	printf("\n%-12s %d, in %llu histogram cells of %llu\n", "handlers:", (int)json_get_double(s, "handlers", 0),
+	       (unsigned long long)json_get_double(s, "cells_used", 0),
+	       (unsigned long long)json_get_double(cfg, "max_cells", 0));
 	printf("%-12s", "drops:");
 	if (drops) {
 		int first = 1;
@@ -242,23 +230,25 @@ static void print_status(json_object *s)
 		for (size_t i = 0; i < json_object_array_length(v); i++) {
 			json_object *t = json_object_array_get_idx(v, i);
 
-			printf("%s %s %s", i ? "," : "", str_of(t, "tracepoint"), str_of(t, "state"));
-			if (!strcmp(str_of(t, "state"), "attached"))
-				printf(" (raw_tp, arguments from %s, %.0f events)", str_of(t, "args_source"), get_d(t, "events"));
+			printf("%s %s %s", i ? "," : "", json_get_str(t, "tracepoint", "?"), json_get_str(t, "state", "?"));
+			if (!strcmp(json_get_str(t, "state", "?"), "attached"))
+				printf(" (raw_tp, arguments from %s, %.0f events)", json_get_str(t, "args_source", "?"),
+				       json_get_double(t, "events", 0));
 		}
 	}
 	printf("\n%-12s ", "overhead:");
-	if (bpf && get_d(bpf, "run_cnt") > 0)
+	if (json_get_double(bpf, "run_cnt", 0) > 0)
 		printf("%.0f ns of BPF run time per IRQ (%llu IRQs timed while BPF stats were on)%s\n",
-		       get_d(bpf, "ns_per_irq"), (unsigned long long)get_d(bpf, "run_cnt"),
+		       json_get_double(bpf, "ns_per_irq", 0), (unsigned long long)json_get_double(bpf, "run_cnt", 0),
 		       json_object_object_get_ex(bpf, "stats_enabled", &v) && json_object_get_boolean(v) ? "" : "; stats are off now");
 	else
 		printf("n/a (sysctl kernel.bpf_stats_enabled=1, or run irqlatd --bpf-stats)\n");
 	if (cfg) {
-		fmt_ns(th, sizeof(th), (uint64_t)get_d(cfg, "threshold_ns"));
+		fmt_duration(th, sizeof(th), (uint64_t)json_get_double(cfg, "threshold_ns", 0), "");
 		printf("%-12s threshold %s, interval %.0f ms, max cells %.0f, ring buffer %.0f KiB, socket %s%s\n", "config:",
-		       get_d(cfg, "threshold_ns") > 0 ? th : "off", get_d(cfg, "interval_ms"), get_d(cfg, "max_cells"),
-		       get_d(cfg, "ringbuf_bytes") / 1024, str_of(cfg, "socket"),
+		       json_get_double(cfg, "threshold_ns", 0) > 0 ? th : "off", json_get_double(cfg, "interval_ms", 0),
+		       json_get_double(cfg, "max_cells", 0), json_get_double(cfg, "ringbuf_bytes", 0) / 1024,
+		       json_get_str(cfg, "socket", "?"),
 		       json_object_object_get_ex(cfg, "bpf_stats", &v) && json_object_get_boolean(v) ? ", --bpf-stats" : "");
 		json_object_object_foreach(cfg, k, cv) {
 			if (!strcmp(k, "threshold_ns") || !strcmp(k, "interval_ms") || !strcmp(k, "max_cells") ||
@@ -270,27 +260,25 @@ static void print_status(json_object *s)
 	json_object_object_foreach(s, k, ov) {
 		size_t i;
 
-		for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		for (i = 0; i < ELEMENTSOF(known); i++)
 			if (!strcmp(k, known[i]))
 				break;
-		if (i == sizeof(known) / sizeof(known[0]))
+		if (i == ELEMENTSOF(known))
 			printf("%-12s %s\n", k, json_object_to_json_string_ext(ov, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 	}
 }
 
 static int cmd_status(struct irqlat_conn *conn, const struct cli *c)
 {
-	json_object *req = request("status", c), *s;
+	_cleanup_json_ json_object *req = conn_new_request("status", c->window), *s = NULL;
+	int r = ask(conn, req, &s);
 
-	s = conn_request(conn, req);
-	json_object_put(req);
-	if (!s)
-		return 1;
+	if (r < 0)
+		return r;
 	if (c->json)
 		print_json_line(s);
 	else
 		print_status(s);
-	json_object_put(s);
 	return 0;
 }
 
@@ -300,10 +288,10 @@ static int repeat(struct irqlat_conn *conn, const struct cli *c, int (*fn)(struc
 	long n = c->iterations ? c->iterations : 1;
 	int r = 0;
 
-	for (long i = 0; i < n && !stop && !r; i++) {
+	for (long i = 0; i < n && !stop_requested() && r >= 0; i++) {
 		if (i) {
 			sleep_s(c->delay_s);
-			if (stop)
+			if (stop_requested())
 				break;
 			if (!c->json)
 				putchar('\n');
@@ -330,84 +318,118 @@ static void print_event(json_object *e, int json)
 		puts(json_object_get_string(v));
 		return;
 	}
-	if (json_object_object_get_ex(e, "type", &v) && !strcmp(json_object_get_string(v), "outlier")) {
+	if (!strcmp(json_get_str(e, "type", ""), "outlier")) {
 		char d[16];
 
-		fmt_ns(d, sizeof(d), (uint64_t)get_d(e, "duration_ns"));
-		printf("%16s-%-7d [%03d] %.6f: outlier: irq=%d name=%s duration=%s\n",
-		       json_object_object_get_ex(e, "comm", &v) ? json_object_get_string(v) : "?",
-		       (int)get_d(e, "pid"), (int)get_d(e, "cpu"), get_d(e, "ts_ns") / 1e9, (int)get_d(e, "irq"),
-		       json_object_object_get_ex(e, "name", &v) ? json_object_get_string(v) : "?", d);
+		fmt_duration(d, sizeof(d), (uint64_t)json_get_double(e, "duration_ns", 0), "");
+		printf("%16s-%-7d [%03d] %.6f: outlier: irq=%d name=%s duration=%s\n", json_get_str(e, "comm", "?"),
+		       (int)json_get_double(e, "pid", 0), (int)json_get_double(e, "cpu", 0),
+		       json_get_double(e, "ts_ns", 0) / 1e9, (int)json_get_double(e, "irq", 0),
+		       json_get_str(e, "name", "?"), d);
 	}
 }
 
 static int cmd_events(struct irqlat_conn *conn, const struct cli *c)
 {
-	json_object *req = request("subscribe", c), *s;
+	_cleanup_json_ json_object *req = conn_new_request("subscribe", c->window), *s = NULL;
 	long n = 0;
+	int r;
 
-	s = conn_request(conn, req);
-	json_object_put(req);
-	if (!s)
-		return 1;
-	json_object_put(s);
-	while (!stop) {
-		json_object *e = conn_read(conn, c->follow ? 500 : 1000);
+	r = ask(conn, req, &s);
+	if (r < 0)
+		return r;
+	while (!stop_requested()) {
+		_cleanup_json_ json_object *e = NULL;
 
-		if (!e) {
-			if (errno == ETIMEDOUT) {
-				if (!c->follow)
-					break;
-				continue;
-			}
-			if (!stop)
-				fprintf(stderr, "irqlat: lost the connection to irqlatd: %s\n", strerror(errno));
-			return stop ? 0 : 1;
+		r = conn_read(conn, c->follow ? 500 : 1000, &e);
+		if (r == -ETIMEDOUT) {
+			if (!c->follow)
+				break;
+			continue;
+		}
+		if (r < 0) {
+			if (stop_requested())
+				return 0;
+			fprintf(stderr, "irqlat: lost the connection to irqlatd: %s\n", strerror(-r));
+			return r;
 		}
 		print_event(e, c->json);
 		fflush(stdout);
-		json_object_put(e);
 		if (c->iterations && ++n >= c->iterations)
 			break;
 	}
 	return 0;
 }
 
+static int cmd_tracepoint(struct irqlat_conn *conn, const struct cli *c)
+{
+	const char *cmd = c->cmd == CMD_DETACH ? "detach" : "attach";
+	_cleanup_json_ json_object *req = conn_new_request(cmd, NULL), *s = NULL;
+	int r;
+
+	json_object_object_add(req, "tracepoint", json_object_new_string(c->target));
+	r = ask(conn, req, &s);
+	if (r < 0)
+		return r;
+	if (c->json)
+		print_json_line(s);
+	else
+		tp_print_result(stdout, s, cmd, c->target);
+	return 0;
+}
+
+/* What the user was doing was talking to the daemon: say why it is not there. */
+static int connect_error(int r, const char *path)
+{
+	if (r == -ENAMETOOLONG)
+		fprintf(stderr, "irqlat: socket path %s is too long\n", path);
+	else if (r == -ENOENT || r == -ECONNREFUSED)
+		fprintf(stderr, "irqlat: irqlatd is not running (no daemon at %s): start it with 'systemctl start irqlatd' or 'sudo irqlatd'\n", path);
+	else if (r == -EACCES)
+		fprintf(stderr, "irqlat: no permission to connect to %s: run as root or ask for access to the socket\n", path);
+	else
+		fprintf(stderr, "irqlat: cannot connect to irqlatd at %s: %s\n", path, strerror(-r));
+	return r;
+}
+
+static int run(const struct cli *c)
+{
+	_cleanup_(conn_close) struct irqlat_conn conn = IRQLAT_CONN_NULL;
+	int r;
+
+	stop_on_signal(SIGINT);
+	stop_on_signal(SIGTERM);
+	signal(SIGPIPE, SIG_IGN);
+	r = conn_open(&conn, c->socket_path);
+	if (r < 0)
+		return connect_error(r, c->socket_path);
+	switch (c->cmd) {
+	case CMD_HIST:
+		return repeat(&conn, c, cmd_hist);
+	case CMD_STATUS:
+		return repeat(&conn, c, cmd_status);
+	case CMD_EVENTS:
+		return cmd_events(&conn, c);
+	case CMD_DETACH:
+	case CMD_ATTACH:
+		return cmd_tracepoint(&conn, c);
+	default:
+		/* the screen needs a terminal on both sides; anything else gets the text (like top -b) */
+		if (!c->batch && !c->json && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))
+			return top_run(&conn, c);
+		return cmd_top_batch(&conn, c);
+	}
+}
+
 int main(int argc, char **argv)
 {
-	struct irqlat_conn conn;
 	struct cli c;
 	int r;
 
 	r = cli_parse(&c, argc, argv, stdout, stderr);
-	if (r)
-		return r < 0 ? 0 : r;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGPIPE, SIG_IGN);
-	if (conn_open(&conn, c.socket_path, 0) < 0)
-		return 1;
-	switch (c.cmd) {
-	case CMD_HIST:
-		r = repeat(&conn, &c, cmd_hist);
-		break;
-	case CMD_STATUS:
-		r = repeat(&conn, &c, cmd_status);
-		break;
-	case CMD_EVENTS:
-		r = cmd_events(&conn, &c);
-		break;
-	case CMD_DETACH:
-	case CMD_ATTACH:
-		r = tp_request(&conn, c.cmd == CMD_DETACH ? "detach" : "attach", c.target, c.json);
-		break;
-	default:
-		/* the screen needs a terminal on both sides; anything else gets the text (like top -b) */
-		if (!c.batch && !c.json && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))
-			r = top_run(&conn, &c);
-		else
-			r = cmd_top_batch(&conn, &c);
-	}
-	conn_close(&conn);
-	return r;
+	if (r < 0)
+		return EXIT_USAGE;
+	if (r > 0)	/* --help, --version */
+		return EXIT_SUCCESS;
+	return run(&c) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -1,56 +1,99 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "table.h"
+#include "common/json.h"
 #include "common/util.h"
 
-const struct column_def columns[COL_COUNT_] = {
-	[COL_IRQ] = { "irq", "IRQ", 5, 0, SORT_IRQ },
-	[COL_NAME] = { "name", "NAME", 20, 1, SORT_NAME },
-	[COL_CPUS] = { "cpus", "CPUS", 6, 1, -1 },
-	[COL_COUNT] = { "count", "COUNT", 10, 0, SORT_COUNT },
-	[COL_RATE] = { "rate", "RATE/s", 9, 0, SORT_RATE },
-	[COL_AVG] = { "avg", "AVG", 7, 0, -1 },
-	[COL_P50] = { "p50", "P50", 7, 0, -1 },
-	[COL_P90] = { "p90", "P90", 7, 0, -1 },
-	[COL_P99] = { "p99", "P99", 7, 0, SORT_P99 },
-	[COL_P999] = { "p999", "P99.9", 7, 0, -1 },
-	[COL_MAX] = { "max", "MAX", 7, 0, SORT_MAX },
-	[COL_TIME] = { "time", "%TIME", 6, 0, SORT_TIME },
-	[COL_SPURIOUS] = { "spurious", "SPURIOUS", 8, 0, -1 },
+/* One line per column: a new column is a line here, its case in table_cell(), and a field of
+ * struct row (irqlat(1) and completion/irqlat.bash list it too; tests/host/50-top.t checks). */
+const struct column_def column_defs[COL_COUNT_] = {
+	[COL_IRQ] = { .name = "irq", .header = "IRQ", .width = 5, .batch = true, .screen = true },
+	[COL_NAME] = { .name = "name", .header = "NAME", .width = 20, .left = true, .batch = true, .screen = true },
+	[COL_CPUS] = { .name = "cpus", .header = "CPUS", .width = 6, .left = true, .screen = true, .drop = 3 },
+	[COL_COUNT] = { .name = "count", .header = "COUNT", .width = 10, .batch = true, .screen = true, .drop = 8 },
+	[COL_RATE] = { .name = "rate", .header = "RATE/s", .width = 9, .batch = true, .screen = true, .drop = 9 },
+	[COL_AVG] = { .name = "avg", .header = "AVG", .width = 7, .batch = true, .screen = true, .drop = 4 },
+	[COL_P50] = { .name = "p50", .header = "P50", .width = 7, .batch = true, .screen = true, .drop = 7 },
+	[COL_P90] = { .name = "p90", .header = "P90", .width = 7, .drop = 2 },
+	[COL_P99] = { .name = "p99", .header = "P99", .width = 7, .batch = true, .screen = true },
+	[COL_P999] = { .name = "p999", .header = "P99.9", .width = 7, .screen = true, .drop = 5 },
+	[COL_MAX] = { .name = "max", .header = "MAX", .width = 7, .batch = true, .screen = true, .drop = 10 },
+	[COL_TIME] = { .name = "time", .header = "%TIME", .width = 6, .screen = true, .drop = 6 },
+	[COL_SPURIOUS] = { .name = "spurious", .header = "SPURIOUS", .width = 8, .drop = 1 },
 };
 
-static const char *const sort_names[] = { "p99", "max", "rate", "count", "time", "irq", "name" };
-static const enum column default_cols[] = { COL_IRQ, COL_NAME, COL_COUNT, COL_RATE, COL_AVG, COL_P50, COL_P99, COL_MAX };
+const struct sort_def sort_defs[SORT_COUNT_] = {
+	[SORT_P99] = { .column = COL_P99, .key = 'p' },
+	[SORT_MAX] = { .column = COL_MAX, .key = 'm' },
+	[SORT_RATE] = { .column = COL_RATE, .key = 'r' },
+	[SORT_COUNT] = { .column = COL_COUNT, .key = 'n' },
+	[SORT_TIME] = { .column = COL_TIME, .key = 't' },
+	[SORT_IRQ] = { .column = COL_IRQ, .key = 'i', .lowest_first = true },
+	[SORT_NAME] = { .column = COL_NAME, .key = 'a', .lowest_first = true },
+};
 
 int table_sort_key(const char *s)
 {
-	for (unsigned i = 0; i < sizeof(sort_names) / sizeof(sort_names[0]); i++)
-		if (!strcmp(s, sort_names[i]))
-			return (int)i;
-	return -1;
+	for (int i = 0; i < SORT_COUNT_; i++)
+		if (!strcmp(s, column_defs[sort_defs[i].column].name))
+			return i;
+	return -EINVAL;
 }
 
-const char *table_all_columns(void)
+int table_sort_of_key(int ch)
 {
-	return "irq,name,cpus,count,rate,avg,p50,p90,p99,p999,max,time,spurious";
+	for (int i = 0; i < SORT_COUNT_; i++)
+		if (ch == sort_defs[i].key)
+			return i;
+	return -EINVAL;
+}
+
+void table_sort_names(char *buf, size_t len, const char *last)
+{
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < SORT_COUNT_ && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", !i ? "" : i == SORT_COUNT_ - 1 ? last : ", ",
+					column_defs[sort_defs[i].column].name);
+}
+
+void table_sort_keys(char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < SORT_COUNT_ && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%c", i ? " " : "", sort_defs[i].key);
+}
+
+void table_column_names(char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < COL_COUNT_ && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? "," : "", column_defs[i].name);
 }
 
 static int column_of(const char *s, size_t len)
 {
 	for (int i = 0; i < COL_COUNT_; i++)
-		if (strlen(columns[i].name) == len && !strncmp(s, columns[i].name, len))
+		if (strlen(column_defs[i].name) == len && !strncmp(s, column_defs[i].name, len))
 			return i;
-	return -1;
+	return -EINVAL;
 }
 
-int table_columns(const char *list, enum column *cols, int max)
+int table_columns(const char *list, bool screen, enum column *cols, int max)
 {
 	int n = 0;
 
 	if (!list) {
-		for (unsigned i = 0; i < sizeof(default_cols) / sizeof(default_cols[0]) && n < max; i++)
-			cols[n++] = default_cols[i];
+		for (int i = 0; i < COL_COUNT_ && n < max; i++)
+			if (screen ? column_defs[i].screen : column_defs[i].batch)
+				cols[n++] = (enum column)i;
 		return n;
 	}
 	for (const char *p = list; *p && n < max;) {
@@ -72,8 +115,11 @@ int table_columns_check(const char *list, FILE *err)
 		size_t len = strcspn(p, ",");
 
 		if (column_of(p, len) < 0) {
-			fprintf(err, "irqlat: unknown column '%.*s'; columns are %s\n", (int)len, p, table_all_columns());
-			return -1;
+			char all[256];
+
+			table_column_names(all, sizeof(all));
+			fprintf(err, "irqlat: unknown column '%.*s'; columns are %s\n", (int)len, p, all);
+			return -EINVAL;
 		}
 		p += len;
 		if (!*p)
@@ -82,81 +128,84 @@ int table_columns_check(const char *list, FILE *err)
 	}
 }
 
-static uint64_t get_u64(json_object *o, const char *k)
+int table_rows(json_object *summary, struct row **ret)
 {
-	json_object *v;
-
-	return json_object_object_get_ex(o, k, &v) ? (uint64_t)json_object_get_uint64(v) : 0;
-}
-
-static double get_double(json_object *o, const char *k)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, k, &v) ? json_object_get_double(v) : 0;
-}
-
-struct row *table_rows(json_object *summary, int *n)
-{
-	json_object *irqs, *v;
+	json_object *irqs;
 	struct row *rows;
 	size_t len;
 
-	*n = 0;
+	*ret = NULL;
 	if (!json_object_object_get_ex(summary, "irqs", &irqs) || !json_object_is_type(irqs, json_type_array))
-		return NULL;
+		return 0;
 	len = json_object_array_length(irqs);
 	rows = calloc(len ? len : 1, sizeof(*rows));
 	if (!rows)
-		return NULL;
+		return -ENOMEM;
 	for (size_t i = 0; i < len; i++) {
 		json_object *o = json_object_array_get_idx(irqs, i), *cpus;
 		struct row *r = &rows[i];
 
 		r->src = (int)i;
-		r->irq = json_object_object_get_ex(o, "irq", &v) ? json_object_get_int(v) : -1;
-		snprintf(r->name, sizeof(r->name), "%s",
-			 json_object_object_get_ex(o, "name", &v) ? json_object_get_string(v) : "");
-		r->count = get_u64(o, "count");
-		r->spurious = get_u64(o, "spurious");
-		r->total_ns = get_u64(o, "total_ns");
-		r->rate = get_double(o, "rate");
-		r->time_share = get_double(o, "time_share");
-		r->avg_ns = get_u64(o, "avg_ns");
-		r->p50_ns = get_u64(o, "p50_ns");
-		r->p90_ns = get_u64(o, "p90_ns");
-		r->p99_ns = get_u64(o, "p99_ns");
-		r->p999_ns = get_u64(o, "p999_ns");
-		r->max_ns = get_u64(o, "max_ns");
+		r->irq = (int)json_get_i64(o, "irq", -1);
+		snprintf(r->name, sizeof(r->name), "%s", json_get_str(o, "name", ""));
+		r->count = json_get_u64(o, "count", 0);
+		r->spurious = json_get_u64(o, "spurious", 0);
+		r->total_ns = json_get_u64(o, "total_ns", 0);
+		r->rate = json_get_double(o, "rate", 0);
+		r->time_share = json_get_double(o, "time_share", 0);
+		r->avg_ns = json_get_u64(o, "avg_ns", 0);
+		r->p50_ns = json_get_u64(o, "p50_ns", 0);
+		r->p90_ns = json_get_u64(o, "p90_ns", 0);
+		r->p99_ns = json_get_u64(o, "p99_ns", 0);
+		r->p999_ns = json_get_u64(o, "p999_ns", 0);
+		r->max_ns = json_get_u64(o, "max_ns", 0);
 		if (json_object_object_get_ex(o, "cpus", &cpus)) {
 			size_t off = 0;
 
 			for (size_t k = 0; k < json_object_array_length(cpus) && off < sizeof(r->cpus); k++) {
-				json_object *co = json_object_array_get_idx(cpus, k), *cv;
+				json_object *co = json_object_array_get_idx(cpus, k);
 
-				if (json_object_object_get_ex(co, "cpu", &cv))
-					off += (size_t)snprintf(r->cpus + off, sizeof(r->cpus) - off, "%s%d", off ? "," : "", json_object_get_int(cv));
+				if (json_has(co, "cpu"))
+					off += (size_t)snprintf(r->cpus + off, sizeof(r->cpus) - off, "%s%d", off ? "," : "",
+								(int)json_get_i64(co, "cpu", 0));
 			}
 		}
 	}
-	*n = (int)len;
-	return rows;
+	*ret = rows;
+	return (int)len;
 }
 
-static enum sort_key cmp_key;
-static int cmp_reverse;
+uint64_t table_drops(json_object *summary)
+{
+	json_object *drops;
+	uint64_t lost = 0;
+
+	if (summary && json_object_object_get_ex(summary, "drops", &drops)) {
+		json_object_object_foreach(drops, k, v) {
+			(void)k;
+			lost += json_object_get_uint64(v);
+		}
+	}
+	return lost;
+}
+
+struct row_order {
+	enum sort_key key;
+	bool reverse;
+};
 
 static int cmp_u64(uint64_t a, uint64_t b)
 {
 	return a < b ? -1 : a > b;
 }
 
-static int row_cmp(const void *pa, const void *pb)
+static int row_cmp(const void *pa, const void *pb, void *arg)
 {
 	const struct row *a = pa, *b = pb;
+	const struct row_order *order = arg;
 	int r;
 
-	switch (cmp_key) {
+	switch (order->key) {
 	case SORT_P99: r = -cmp_u64(a->p99_ns, b->p99_ns); break;
 	case SORT_MAX: r = -cmp_u64(a->max_ns, b->max_ns); break;
 	case SORT_RATE: r = a->rate < b->rate ? 1 : a->rate > b->rate ? -1 : 0; break;
@@ -169,19 +218,14 @@ static int row_cmp(const void *pa, const void *pb)
 		r = (a->irq > b->irq) - (a->irq < b->irq);
 	if (!r)
 		r = strcmp(a->name, b->name);
-	return cmp_reverse ? -r : r;
+	return order->reverse ? -r : r;
 }
 
-void table_sort(struct row *rows, int n, enum sort_key key, int reverse)
+void table_sort(struct row *rows, int n, enum sort_key key, bool reverse)
 {
-	cmp_key = key;
-	cmp_reverse = reverse;
-	qsort(rows, (size_t)n, sizeof(*rows), row_cmp);
-}
+	struct row_order order = { .key = key, .reverse = reverse };
 
-void fmt_ns(char *buf, size_t len, uint64_t ns)
-{
-	fmt_duration(buf, len, ns, "");
+	qsort_r(rows, (size_t)n, sizeof(*rows), row_cmp, &order);
 }
 
 void fmt_count(char *buf, size_t len, double v)
@@ -204,12 +248,12 @@ void table_cell(char *buf, size_t len, const struct row *r, enum column col)
 	case COL_CPUS: snprintf(buf, len, "%s", r->cpus); break;
 	case COL_COUNT: fmt_count(buf, len, (double)r->count); break;
 	case COL_RATE: fmt_count(buf, len, r->rate); break;
-	case COL_AVG: fmt_ns(buf, len, r->avg_ns); break;
-	case COL_P50: fmt_ns(buf, len, r->p50_ns); break;
-	case COL_P90: fmt_ns(buf, len, r->p90_ns); break;
-	case COL_P99: fmt_ns(buf, len, r->p99_ns); break;
-	case COL_P999: fmt_ns(buf, len, r->p999_ns); break;
-	case COL_MAX: fmt_ns(buf, len, r->max_ns); break;
+	case COL_AVG: fmt_duration(buf, len, r->avg_ns, ""); break;
+	case COL_P50: fmt_duration(buf, len, r->p50_ns, ""); break;
+	case COL_P90: fmt_duration(buf, len, r->p90_ns, ""); break;
+	case COL_P99: fmt_duration(buf, len, r->p99_ns, ""); break;
+	case COL_P999: fmt_duration(buf, len, r->p999_ns, ""); break;
+	case COL_MAX: fmt_duration(buf, len, r->max_ns, ""); break;
 	case COL_TIME: snprintf(buf, len, "%.2f", r->time_share * 100); break;
 	case COL_SPURIOUS: fmt_count(buf, len, (double)r->spurious); break;
 	default: buf[0] = 0;
@@ -221,14 +265,14 @@ void table_print(FILE *f, struct row *rows, int n, const enum column *cols, int 
 	char cell[64];
 
 	for (int c = 0; c < ncols; c++) {
-		const struct column_def *d = &columns[cols[c]];
+		const struct column_def *d = &column_defs[cols[c]];
 
 		fprintf(f, "%s%*s", c ? " " : "", d->left ? -d->width : d->width, d->header);
 	}
 	fputc('\n', f);
 	for (int i = 0; i < n; i++) {
 		for (int c = 0; c < ncols; c++) {
-			const struct column_def *d = &columns[cols[c]];
+			const struct column_def *d = &column_defs[cols[c]];
 
 			table_cell(cell, sizeof(cell), &rows[i], cols[c]);
 			fprintf(f, "%s%*s", c ? " " : "", d->left ? -d->width : d->width, cell);
@@ -246,9 +290,9 @@ void hist_row_labels(uint64_t lo, uint64_t hi, const uint64_t q[3], char *from, 
 	for (int k = 0; k < 3; k++)
 		if (q[k] >= lo && (!hi || q[k] < hi))
 			snprintf(marks + strlen(marks), mlen - strlen(marks), "%s%s", marks[0] ? "," : " <- ", qname[k]);
-	fmt_ns(from, len, lo);
+	fmt_duration(from, len, lo, "");
 	if (hi)
-		fmt_ns(to, len, hi);
+		fmt_duration(to, len, hi, "");
 	else
 		snprintf(to, len, "inf");
 }

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* The handler table shared by `irqlat --top` (screen and batch): rows from a summary, sort
- * keys, columns, and values in units a person reads. */
+ * keys, columns, and values in units a person reads. The columns and the sort keys are one
+ * table each (table.c): the -o and --sort lists of --help, their error messages, the screen's
+ * keys and its help come from them; completion/irqlat.bash and irqlat(1) are checked against
+ * --help by tests/host/50-top.t. */
 #ifndef IRQLAT_TABLE_H
 #define IRQLAT_TABLE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <json-c/json.h>
@@ -18,32 +22,54 @@ struct row {
 	int src;		/* index in the summary's "irqs" array (per-CPU detail lives there) */
 };
 
-enum sort_key { SORT_P99, SORT_MAX, SORT_RATE, SORT_COUNT, SORT_TIME, SORT_IRQ, SORT_NAME };
-
 enum column { COL_IRQ, COL_NAME, COL_CPUS, COL_COUNT, COL_RATE, COL_AVG, COL_P50, COL_P90, COL_P99,
 	      COL_P999, COL_MAX, COL_TIME, COL_SPURIOUS, COL_COUNT_ };
 
 struct column_def {
-	const char *name;	/* as in -o */
+	const char *name;	/* as in -o (and --sort, for a column that sorts) */
 	const char *header;
 	int width;
-	int left;
-	enum sort_key sort;	/* the key that sorts by this column, or -1 */
+	bool left;
+	bool batch;		/* in the text output without -o */
+	bool screen;		/* on the screen without -o */
+	int drop;		/* on a narrow screen, dropped in this order from 1; 0: never */
 };
 
-extern const struct column_def columns[COL_COUNT_];
+extern const struct column_def column_defs[COL_COUNT_];
 
+/* In the order --help lists them, which is also the order of the screen's keys */
+enum sort_key { SORT_P99, SORT_MAX, SORT_RATE, SORT_COUNT, SORT_TIME, SORT_IRQ, SORT_NAME, SORT_COUNT_ };
+
+struct sort_def {
+	enum column column;	/* its name is the --sort key, its header carries the arrow */
+	char key;		/* on the screen */
+	bool lowest_first;	/* the natural order; the others are highest first */
+};
+
+extern const struct sort_def sort_defs[SORT_COUNT_];
+
+/* The sort key named s ("p99"), or -EINVAL. */
 int table_sort_key(const char *s);
-const char *table_all_columns(void);
+/* The sort key of the screen's key ch ('p'), or -EINVAL. */
+int table_sort_of_key(int ch);
+/* "p99, max, rate, count, time, irq or name" (last is " or "; ", " gives a plain list). */
+void table_sort_names(char *buf, size_t len, const char *last);
+/* "p m r n t i a" */
+void table_sort_keys(char *buf, size_t len);
+/* "irq,name,cpus,...": every column, comma-separated, as -o takes them. */
+void table_column_names(char *buf, size_t len);
+/* 0, or -EINVAL with "irqlat: unknown column 'x'; columns are ..." on err. */
 int table_columns_check(const char *list, FILE *err);
-/* Fills cols with the columns of list (NULL: the default set); returns how many. */
-int table_columns(const char *list, enum column *cols, int max);
+/* Fills cols with the columns of list (NULL: the default set of the screen or of the text
+ * output); returns how many. */
+int table_columns(const char *list, bool screen, enum column *cols, int max);
 
-/* Rows of a summary object; *n set; caller frees. */
-struct row *table_rows(json_object *summary, int *n);
-void table_sort(struct row *rows, int n, enum sort_key key, int reverse);
-/* Short human units: 850ns 3.1us 41us 1.2ms 2.00s */
-void fmt_ns(char *buf, size_t len, uint64_t ns);
+/* Rows of a summary object, in *ret for the caller to free; the number of rows, or -ENOMEM.
+ * Not a summary: 0 rows and *ret NULL. */
+int table_rows(json_object *summary, struct row **ret);
+/* Runs lost of every kind since the daemon started: the sum of the summary's "drops". */
+uint64_t table_drops(json_object *summary);
+void table_sort(struct row *rows, int n, enum sort_key key, bool reverse);
 void fmt_count(char *buf, size_t len, double v);
 /* One histogram row's labels, for `irqlat hist` and the screen alike: the bucket range
  * [lo, hi) in short units (hi 0: unbounded, "inf") and " <- p50,p99" for the percentiles

@@ -8,7 +8,7 @@
 
 /* Runs the screen on an open connection (it reconnects by itself when the daemon restarts)
  * until q, SIGINT/SIGTERM/SIGHUP or --iterations; the terminal is restored on every path.
- * Returns the exit code. */
+ * 0, or a negative errno with the reason printed. */
 int top_run(struct irqlat_conn *conn, const struct cli *c);
 
 #endif

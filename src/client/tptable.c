@@ -2,20 +2,8 @@
 #include <string.h>
 #include "table.h"
 #include "tptable.h"
-
-static uint64_t get_u(json_object *o, const char *k)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, k, &v) ? json_object_get_uint64(v) : 0;
-}
-
-static const char *get_s(json_object *o, const char *k, const char *dflt)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, k, &v) ? json_object_get_string(v) : dflt;
-}
+#include "common/json.h"
+#include "common/util.h"
 
 void tp_print_section(FILE *f, json_object *summary)
 {
@@ -31,14 +19,14 @@ void tp_print_section(FILE *f, json_object *summary)
 		char rate[16], period[16], p50[16], p99[16], max[16], lastbuf[256] = "";
 		size_t off = 0;
 
-		fmt_count(rate, sizeof(rate), json_object_object_get_ex(t, "rate", &v) ? json_object_get_double(v) : 0);
-		fmt_ns(period, sizeof(period), get_u(t, "period_ns"));
-		if (!get_u(t, "period_ns"))
+		fmt_count(rate, sizeof(rate), json_get_double(t, "rate", 0));
+		fmt_duration(period, sizeof(period), json_get_u64(t, "period_ns", 0), "");
+		if (!json_get_u64(t, "period_ns", 0))
 			snprintf(period, sizeof(period), "-");
-		fmt_ns(p50, sizeof(p50), get_u(t, "lateness_p50_ns"));
-		fmt_ns(p99, sizeof(p99), get_u(t, "lateness_p99_ns"));
-		fmt_ns(max, sizeof(max), get_u(t, "lateness_max_ns"));
-		if (!get_u(t, "intervals")) {
+		fmt_duration(p50, sizeof(p50), json_get_u64(t, "lateness_p50_ns", 0), "");
+		fmt_duration(p99, sizeof(p99), json_get_u64(t, "lateness_p99_ns", 0), "");
+		fmt_duration(max, sizeof(max), json_get_u64(t, "lateness_max_ns", 0), "");
+		if (!json_get_u64(t, "intervals", 0)) {
 			snprintf(p50, sizeof(p50), "-");
 			snprintf(p99, sizeof(p99), "-");
 			snprintf(max, sizeof(max), "-");
@@ -51,44 +39,33 @@ void tp_print_section(FILE *f, json_object *summary)
 							json_object_get_string(lv));
 			}
 		}
-		if (json_object_object_get_ex(t, "error", &v) && strcmp(get_s(t, "state", ""), "attached"))
+		if (json_object_object_get_ex(t, "error", &v) && strcmp(json_get_str(t, "state", ""), "attached"))
 			snprintf(lastbuf, sizeof(lastbuf), "%s", json_object_get_string(v));
 		char gaps[24] = "-", missed[24] = "-";
 
 		if (json_object_object_get_ex(t, "gaps", &v)) {
-			snprintf(gaps, sizeof(gaps), "%llu", (unsigned long long)get_u(t, "gaps"));
-			snprintf(missed, sizeof(missed), "%llu", (unsigned long long)get_u(t, "missed"));
+			snprintf(gaps, sizeof(gaps), "%llu", (unsigned long long)json_get_u64(t, "gaps", 0));
+			snprintf(missed, sizeof(missed), "%llu", (unsigned long long)json_get_u64(t, "missed", 0));
 		}
-		fprintf(f, "  %-24s %-9s %9llu %8s %6s %6s %8s %8s %8s %8s  %s\n", get_s(t, "tracepoint", "?"),
-			get_s(t, "state", "?"), (unsigned long long)get_u(t, "events"), rate, gaps, missed, period,
+		fprintf(f, "  %-24s %-9s %9llu %8s %6s %6s %8s %8s %8s %8s  %s\n", json_get_str(t, "tracepoint", "?"),
+			json_get_str(t, "state", "?"), (unsigned long long)json_get_u64(t, "events", 0), rate, gaps, missed, period,
 			p50, p99, max, lastbuf);
 	}
 }
 
-int tp_request(struct irqlat_conn *conn, const char *cmd, const char *target, int json)
+void tp_print_result(FILE *f, json_object *answer, const char *cmd, const char *target)
 {
-	json_object *req = json_object_new_object(), *s, *done;
+	bool detach = !strcmp(cmd, "detach");
+	json_object *done;
+	size_t n;
 
-	json_object_object_add(req, "cmd", json_object_new_string(cmd));
-	json_object_object_add(req, "tracepoint", json_object_new_string(target));
-	s = conn_request(conn, req);	/* prints the daemon's reason on refusal */
-	json_object_put(req);
-	if (!s)
-		return 1;
-	if (json) {
-		json_object_object_del(s, "ok");
-		puts(json_object_to_json_string_ext(s, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-	} else if (json_object_object_get_ex(s, !strcmp(cmd, "detach") ? "detached" : "attached", &done)) {
-		size_t n = json_object_array_length(done);
-
-		if (!n)
-			printf("irqlat: nothing to %s: %s is not %s\n", cmd, target,
-			       !strcmp(cmd, "detach") ? "attached" : "detached");
-		for (size_t i = 0; i < n; i++)
-			printf("%s %s%s\n", !strcmp(cmd, "detach") ? "detached from" : "attached to",
-			       json_object_get_string(json_object_array_get_idx(done, i)),
-			       !strcmp(cmd, "detach") ? ": its module can be unloaded now" : "");
-	}
-	json_object_put(s);
-	return 0;
+	if (!json_object_object_get_ex(answer, detach ? "detached" : "attached", &done))
+		return;
+	n = json_object_array_length(done);
+	if (!n)
+		fprintf(f, "irqlat: nothing to %s: %s is not %s\n", cmd, target, detach ? "attached" : "detached");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s %s%s\n", detach ? "detached from" : "attached to",
+			json_object_get_string(json_object_array_get_idx(done, i)),
+			detach ? ": its module can be unloaded now" : "");
 }

@@ -21,7 +21,8 @@ int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 	return 0;
 }
 
-const char *getopt_bad_option(int o, char *const *argv, const char *shortopts, char *buf, int len)
+/* The option as the user wrote it, for the message */
+static const char *bad_option(int o, char *const *argv, const char *shortopts, char *buf, size_t len)
 {
 	const char *arg = argv[optind - 1];
 	int is_short;
@@ -35,8 +36,47 @@ const char *getopt_bad_option(int o, char *const *argv, const char *shortopts, c
 		is_short = optopt > 0 && optopt < 256 && (optopt == ':' || !strchr(shortopts, optopt));
 	if (!is_short)
 		return arg;
-	snprintf(buf, (size_t)len, "-%c", optopt);
+	snprintf(buf, len, "-%c", optopt);
 	return buf;
+}
+
+/* Why getopt_long()'s loop stopped: a format taking the argument as the user wrote it (*arg)
+ * and then prog. o: '?' or ':' as getopt_long() returned it; 0: an operand left over. */
+static const char *reason(int o, char *const *argv, const char *shortopts, char buf[4], const char **arg)
+{
+	if (!o) {
+		*arg = argv[optind];
+		return "unexpected argument '%s'; see %s --help";
+	}
+	*arg = bad_option(o, argv, shortopts, buf, 4);
+	return o == ':' ? "option %s needs a value; see %s --help" : "unknown option '%s'; see %s --help";
+}
+
+int getopt_reason(char *buf, size_t len, const char *prog, int o, char *const *argv, const char *shortopts)
+{
+	char opt[4];
+	const char *arg, *fmt = reason(o, argv, shortopts, opt, &arg);
+
+	snprintf(buf, len, fmt, arg, prog);
+	return -EINVAL;
+}
+
+int getopt_error(const char *prog, int o, char *const *argv, const char *shortopts, FILE *err)
+{
+	char opt[4];
+	const char *arg, *fmt = reason(o, argv, shortopts, opt, &arg);
+
+	fprintf(err, "%s: ", prog);
+	fprintf(err, fmt, arg, prog);
+	fputc('\n', err);
+	return -EINVAL;
+}
+
+int getopt_no_operands(const char *prog, int argc, char *const *argv, FILE *err)
+{
+	if (optind >= argc)
+		return 0;
+	return getopt_error(prog, 0, argv, NULL, err);
 }
 
 void fmt_duration(char *buf, size_t len, uint64_t ns, const char *sep)

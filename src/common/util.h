@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define IRQLAT_VERSION "0.1.0"
 #define DEFAULT_SOCKET "/run/irqlatd/irqlatd.sock"
@@ -15,9 +16,19 @@
 
 /* Parses a whole decimal number in [min, max]; 0 or -EINVAL. */
 int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v);
-/* After getopt_long() returned '?' or ':' (o), the option as the user wrote it, for the
- * message: "-q" out of the cluster "-vq", "--bogus" or "--verbose=1" as given. */
-const char *getopt_bad_option(int o, char *const *argv, const char *shortopts, char *buf, int len);
+
+/* The end of a getopt_long() loop, the same in irqlatd and irqlat. After getopt_long()
+ * returned '?' or ':' (o): one line on err, "PROG: option -t needs a value; see PROG --help"
+ * or "PROG: unknown option '-q'; see PROG --help", naming the option as the user wrote it
+ * ("-q" out of the cluster "-vq", "--bogus" or "--verbose=1" as given). Returns -EINVAL. */
+int getopt_error(const char *prog, int o, char *const *argv, const char *shortopts, FILE *err);
+/* The same sentence without "PROG: " and the newline, into buf, for a caller that reports it
+ * elsewhere (irqlatd: on stderr at start, in the journal on reload); o 0: the operand left
+ * at argv[optind]. Returns -EINVAL. */
+int getopt_reason(char *buf, size_t len, const char *prog, int o, char *const *argv, const char *shortopts);
+/* After the loop: -EINVAL with "PROG: unexpected argument 'x'; see PROG --help" on err when
+ * an operand is left over, else 0. */
+int getopt_no_operands(const char *prog, int argc, char *const *argv, FILE *err);
 
 /* A duration in short units, rounded where the text would reach the next precision or unit:
  * 850ns 3.1us 41us 1.2ms 2.00s, with sep between number and unit ("" on screens, " " in

@@ -79,11 +79,12 @@ static int attach_cell(struct collector *c, struct cell_state *cs, const struct 
 	return 0;
 }
 
-void collector_tick(struct collector *c)
+int collector_tick(struct collector *c)
 {
 	uint32_t used = loader_cells_used(c->bpf);
 	unsigned slot = (unsigned)(c->tick % WINDOW_TICKS_MAX);
 	uint64_t drops[DROP_KINDS];
+	int r;
 
 	for (unsigned i = 0; i < c->nhandlers; i++) {
 		memset(&c->handlers[i].ring[slot], 0, sizeof(struct hist_tick));
@@ -129,7 +130,8 @@ void collector_tick(struct collector *c)
 	for (unsigned i = 0; i < c->nhandlers; i++)
 		hist_add_tick(&c->handlers[i].total, &c->handlers[i].ring[slot]);
 
-	if (loader_read_drops(c->bpf, drops) == 0) {
+	r = loader_read_drops(c->bpf, drops);
+	if (r >= 0) {
 		for (int k = 0; k < DROP_KINDS; k++) {
 			if (drops[k] > c->drops[k] && k != DROP_TRACEPOINT)
 				log_warning("%llu %s in the last interval (%llu since start)",
@@ -142,6 +144,7 @@ void collector_tick(struct collector *c)
 	}
 	c->tick_ns[c->tick % TICK_TIMES] = now_ns();
 	c->tick++;
+	return r < 0 ? r : 0;
 }
 
 static unsigned ticks_in(const struct collector *c, enum window w)

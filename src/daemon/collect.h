@@ -11,7 +11,6 @@
 
 #define WINDOW_TICKS_MAX 60
 
-
 struct cpu_stat {
 	uint32_t cpu;
 	uint64_t count;		/* since start */
@@ -52,8 +51,10 @@ uint64_t now_ns(void);
 
 int collector_init(struct collector *c, struct loader *bpf);
 void collector_free(struct collector *c);
-/* Reads the cells, folds their deltas into the handlers; call once per interval. */
-void collector_tick(struct collector *c);
+/* Reads the cells, folds their deltas into the handlers; call once per interval. A handler
+ * that cannot be tracked (out of memory) is logged and tried again next time; 0, or the
+ * negative errno of reading the drop counters (which then keep their last values). */
+int collector_tick(struct collector *c);
 
 /* The histogram of handler h over window w, and its length in seconds. */
 void collector_window(const struct collector *c, const struct handler *h, enum window w,

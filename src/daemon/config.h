@@ -1,44 +1,97 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The configuration file (inih): keys mirror the long options, so `threshold-us = 50` in the
- * file means `--threshold-us 50`. Precedence: built-in defaults, then the file, then the
- * command line; a reload (SIGHUP) rebuilds the whole configuration the same way. */
+/* irqlatd's settings: every key, its default and what it accepts. The command line
+ * (options.c) and the configuration file (config_file.c) both set keys through config_set(),
+ * so `threshold-us = 50` in the file means `--threshold-us 50`, checked by the same code. */
 #ifndef IRQLAT_CONFIG_H
 #define IRQLAT_CONFIG_H
 
 #include <stddef.h>
-#include "options.h"
+#include <stdint.h>
+#include "loader.h"
+#include "log.h"
+#include "common/util.h"
 
 #define DEFAULT_CONFIG "/etc/irqlatd/irqlatd.conf"
 
+/* Module (or any) tracepoints to consume: "SYSTEM:EVENT", with optional per-tracepoint
+ * settings. Names are checked when the daemon starts, so a bad one is reported there and does
+ * not stop the others. */
+#define MAX_TRACEPOINTS 32
+#define TP_NAME_MAX 128
+#define TP_ARG_NAME_MAX 32
+#define DEFAULT_TRACEPOINT "silly:me_silly"
+
+struct tp_config {
+	char name[TP_NAME_MAX];
+	uint64_t period_ns;		/* 0: estimated from the first intervals */
+	char counter[TP_ARG_NAME_MAX];	/* argument checked for gaps; "" means "count" */
+};
+
+struct daemon_config {
+	uint64_t threshold_ns;
+	uint32_t interval_ms;
+	char socket_path[108];
+	enum attach_mode attach;
+	uint32_t max_cells;	/* 0: derived from the CPU count */
+	uint32_t ringbuf_kb;
+	uint32_t outlier_rate;
+	enum log_target log_target;
+	int verbose;
+	struct tp_config tracepoints[MAX_TRACEPOINTS];
+	unsigned ntracepoints;
+	/* systemd integration (docs/systemd.md) */
+	char config_path[4096];
+	int config_explicit;		/* --config given: a missing file is an error */
+	uint32_t summary_interval_s;	/* periodic journal summary; 0: off */
+	int tracepoint_priority;	/* LOG_* of tracepoint event entries */
+	int bpf_stats;		/* hold a bpf_enable_stats() fd: BPF run-time stats for the cost */
+	char metrics[64];	/* Prometheus endpoint "HOST:PORT" / "[V6]:PORT"; "": off (docs/metrics.md) */
+};
+
+/* Where a value was read, so that its refusal names it: the command line (file NULL) or a
+ * line of the configuration file. */
+struct config_origin {
+	const char *file;
+	unsigned line;
+};
+
+/* A refused configuration: one line saying what is wrong, without the "irqlatd: " that
+ * stderr adds ("--threshold-us takes ...", "/etc/irqlatd/irqlatd.conf:3: threshold-us: takes
+ * ..."), and where it came from. main prints it and chooses the exit code from source; a
+ * reload journals it. */
+enum config_source { CONFIG_COMMAND_LINE = 1, CONFIG_FILE };
+struct config_error {
+	enum config_source source;
+	char text[512];
+};
+
+/* Fills e (when not NULL) with the formatted line and its source; returns r, a negative errno,
+ * so callers can `return config_fail(e, -EINVAL, CONFIG_FILE, "...")`. */
+int config_fail(struct config_error *e, int r, enum config_source source, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+void daemon_config_defaults(struct daemon_config *c);
+/* max(1024, 32 x CPUs): the cell pool when max-cells is not set */
+uint32_t default_max_cells(unsigned ncpus);
+
+/* Sets one key (a long option without its dashes) from its text value; no_argument options
+ * take yes/no ("1", "true", "on", ...). 0, or a negative errno (-ENOENT: unknown key) with e
+ * saying why in the words of the origin: "--KEY why" or "FILE:LINE: KEY: why". */
+int config_set(struct daemon_config *c, const char *key, const char *value, const struct config_origin *at,
+	       struct config_error *e);
+/* Adds the tracepoint name[0..len) to the list (once); -EINVAL (e filled, key "tracepoint")
+ * when it is not 1 to TP_NAME_MAX - 1 bytes or the list is full. */
+int config_tracepoint_add(struct daemon_config *c, const char *name, size_t len, const struct config_origin *at,
+			  struct config_error *e);
+
+/* Parses "1000ms", "1s", "250us", "5000000ns" into ns; 0 or -EINVAL. */
+int parse_duration_ns(const char *s, uint64_t *ns);
 /* syslog level names (emerg ... debug, and "error") <-> LOG_* numbers */
 int priority_parse(const char *s, int *prio);
 const char *priority_name(int prio);
-
-/* Sets one key from its text value (file or command line). 0, or -EINVAL with why filled in
- * ("takes a whole number from 10 to 60000, not 'x'") or -ENOENT for an unknown key. */
-int config_set(struct daemon_config *c, const char *key, const char *value, char *why, size_t len);
-/* Adds the tracepoint name[0..len) to the list (once); -EINVAL with why when it does not fit. */
-int tracepoint_add(struct daemon_config *c, const char *name, size_t len, char *why, size_t wlen);
-
 /* "127.0.0.1:9669", "[::1]:9669": a numeric IPv4 or bracketed IPv6 address (no host names: no
  * resolver at start) and a port 1..65535, into *sa. 0 or -EINVAL. */
 struct sockaddr_storage;
 int metrics_addr_parse(const char *s, struct sockaddr_storage *sa, unsigned *salen);
-
-/* Reads path into c. A missing file is fine when it is the default path and was not asked
- * for (explicit = 0). Returns 0, or -EINVAL/-errno with err filled with one line naming the
- * file, line and key ("/etc/irqlatd/irqlatd.conf:3: threshold-us: takes ..."). */
-int config_load(struct daemon_config *c, const char *path, int explicit, char *err, size_t len);
-
-/* Full configuration as the daemon runs it: defaults, file (--config or the default), command
- * line. 0 to run; otherwise the exit code (2 bad command line, 78 bad file) with one line
- * printed to err (-1: --help or --version printed, exit 0). */
-int config_build(struct daemon_config *c, int argc, char **argv, FILE *out, FILE *err);
-
-/* A reload: builds the configuration again into n like config_build, checks that a journal
- * log target has its socket, and keeps (with a warning) the settings the loaded programs and
- * the open socket depend on. 0, or -EINVAL with why = the one-line reason (file:line: key: ...). */
-int config_reload(const struct daemon_config *old, int argc, char **argv, struct daemon_config *n,
-		  char *why, size_t len);
 
 #endif

@@ -7,6 +7,8 @@
 #include "journal.h"
 #include "log.h"
 #include "outlier.h"
+#include "common/macro.h"
+#include "common/util.h"
 
 #define SUMMARY_TOP 5
 
@@ -191,16 +193,14 @@ void journal_summary(struct summary_state *s, const struct collector *c, uint64_
 {
 	uint64_t now = now_ns(), total = 0, drops = 0;
 	double secs = (double)(now - s->prev_ns) / 1e9;
-	struct ranked *r = calloc(c->nhandlers ? c->nhandlers : 1, sizeof(*r));
-	struct hist *delta = malloc(sizeof(*delta));
+	_cleanup_free_ struct ranked *r = calloc(c->nhandlers ? c->nhandlers : 1, sizeof(*r));
+	_cleanup_free_ struct hist *delta = malloc(sizeof(*delta));
 	struct jfields f = { 0 };
 	char msg[768], rate[32], d[32];
 	unsigned n = 0, active = 0;
 	size_t used;
 
 	if (!r || !delta) {
-		free(r);
-		free(delta);
 		log_error("out of memory writing the periodic summary");
 		return;
 	}
@@ -231,7 +231,7 @@ void journal_summary(struct summary_state *s, const struct collector *c, uint64_
 	for (unsigned k = 0; k < n && k < SUMMARY_TOP; k++) {
 		const struct handler *h = &c->handlers[r[k].handler];
 
-		format_duration(d, sizeof(d), r[k].p99_ns);
+		fmt_duration(d, sizeof(d), r[k].p99_ns, " ");
 		if (used < sizeof(msg))
 			used += (size_t)snprintf(msg + used, sizeof(msg) - used, "%s IRQ %u (%s) %s in %llu runs",
 						 k ? "," : "; worst p99:", h->irq, h->name, d,
@@ -261,8 +261,6 @@ void journal_summary(struct summary_state *s, const struct collector *c, uint64_
 	s->prev_logged = outliers_logged;
 	s->prev_suppressed = outliers_suppressed;
 	s->prev_ns = now;
-	free(r);
-	free(delta);
 }
 
 void status_line(char *buf, size_t len, const struct collector *c)
@@ -289,7 +287,7 @@ void status_line(char *buf, size_t len, const struct collector *c)
 		snprintf(buf, len, "%u handlers, %s IRQ/s, %llu drops", c->nhandlers, r, (unsigned long long)drops);
 		return;
 	}
-	format_duration(d, sizeof(d), worst);
+	fmt_duration(d, sizeof(d), worst, " ");
 	snprintf(buf, len, "%u handlers, %s IRQ/s, worst p99 %s (IRQ %u %s), %llu drops", c->nhandlers, r, d,
 		 wh->irq, wh->name, (unsigned long long)drops);
 }

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include "collect.h"
 #include "irqlat_abi.h"
-#include "options.h"
+#include "config.h"
 
 #define MID_STARTED		"0c2853ab0a474cd89e139fb75e11c43b"
 #define MID_STOPPED		"7ac66507e54d46b0bd9e27b7cb52462e"

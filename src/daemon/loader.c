@@ -12,6 +12,7 @@
 #include "hardirq.skel.h"
 #include "loader.h"
 #include "log.h"
+#include "common/macro.h"
 
 int attach_mode_parse(const char *s, enum attach_mode *m)
 {
@@ -129,7 +130,8 @@ static int choose_attach_style(enum attach_mode mode, const char **style)
 	return 0;
 }
 
-static void *map_mmap(struct bpf_map *map, size_t *len)
+/* Maps the values of an mmapable array map into our memory. */
+static int map_mmap(struct bpf_map *map, void **ret, size_t *len)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t sz = (size_t)bpf_map__value_size(map) * bpf_map__max_entries(map);
@@ -137,7 +139,28 @@ static void *map_mmap(struct bpf_map *map, size_t *len)
 
 	*len = (sz + page - 1) / page * page;
 	p = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(map), 0);
-	return p == MAP_FAILED ? NULL : p;
+	if (p == MAP_FAILED)
+		return -errno;
+	*ret = p;
+	return 0;
+}
+
+/* Attaches p, the link kept where the skeleton's destroy detaches it. */
+static int attach(struct bpf_program *p, struct bpf_link **link, const char *tracepoint, const char *style)
+{
+	struct bpf_link *k = bpf_program__attach(p);
+
+	if (!k)
+		return log_error_errno(-errno, "cannot attach to tracepoint %s (%s): %m; the kernel needs CONFIG_TRACEPOINTS and CONFIG_BPF_EVENTS",
+				       tracepoint, style);
+	*link = k;
+	return 0;
+}
+
+static void loader_closep(struct loader **l)
+{
+	if (*l)
+		loader_close(*l);
 }
 
 uint64_t loader_map_bytes(uint32_t ncpus, uint32_t nr_slots, uint32_t max_cells, uint32_t ringbuf_bytes)
@@ -151,7 +174,9 @@ uint64_t loader_map_bytes(uint32_t ncpus, uint32_t nr_slots, uint32_t max_cells,
 
 int loader_open(struct loader *l, const struct loader_opts *o)
 {
+	_cleanup_(loader_closep) struct loader *opened = l;	/* undone on every failure below */
 	struct hardirq_bpf *skel;
+	void *cells, *meta;
 	bool btf_style;
 	int r;
 
@@ -188,50 +213,36 @@ int loader_open(struct loader *l, const struct loader_opts *o)
 	if (r) {
 		r = -errno;
 		if (r == -EPERM)
-			log_error("the kernel refused to load BPF programs (%s): run as root with CAP_BPF and CAP_PERFMON, and check kernel.unprivileged_bpf_disabled and lockdown", strerror(-r));
-		else
-			log_error_errno(r, "cannot load the BPF programs into the kernel: %m (libbpf's warnings above include the verifier's log; IRQLATD_LIBBPF_DEBUG=1 with --verbose shows every step)");
-		goto fail;
+			return log_error_errno(r, "the kernel refused to load BPF programs (%m): run as root with CAP_BPF and CAP_PERFMON, and check kernel.unprivileged_bpf_disabled and lockdown");
+		return log_error_errno(r, "cannot load the BPF programs into the kernel: %m (libbpf's warnings above include the verifier's log; IRQLATD_LIBBPF_DEBUG=1 with --verbose shows every step)");
 	}
 
 	struct bpf_program *entry = btf_style ? skel->progs.irq_entry_btf : skel->progs.irq_entry_raw;
 	struct bpf_program *exit_ = btf_style ? skel->progs.irq_exit_btf : skel->progs.irq_exit_raw;
 	/* exit first: an entry without its exit is harmless, the other way round is not measured */
-	struct bpf_link *lx = bpf_program__attach(exit_);
-	if (!lx) {
-		r = -errno;
-		log_error_errno(r, "cannot attach to tracepoint irq:irq_handler_exit (%s): %m; the kernel needs CONFIG_TRACEPOINTS and CONFIG_BPF_EVENTS", l->attach_style);
-		goto fail;
-	}
-	if (btf_style)
-		skel->links.irq_exit_btf = lx;
-	else
-		skel->links.irq_exit_raw = lx;
-	struct bpf_link *le = bpf_program__attach(entry);
-	if (!le) {
-		r = -errno;
-		log_error_errno(r, "cannot attach to tracepoint irq:irq_handler_entry (%s): %m; the kernel needs CONFIG_TRACEPOINTS and CONFIG_BPF_EVENTS", l->attach_style);
-		goto fail;
-	}
-	if (btf_style)
-		skel->links.irq_entry_btf = le;
-	else
-		skel->links.irq_entry_raw = le;
+	r = attach(exit_, btf_style ? &skel->links.irq_exit_btf : &skel->links.irq_exit_raw,
+		   "irq:irq_handler_exit", l->attach_style);
+	if (r < 0)
+		return r;
+	r = attach(entry, btf_style ? &skel->links.irq_entry_btf : &skel->links.irq_entry_raw,
+		   "irq:irq_handler_entry", l->attach_style);
+	if (r < 0)
+		return r;
 	l->entry_prog_fd = bpf_program__fd(entry);
 	l->exit_prog_fd = bpf_program__fd(exit_);
 
-	l->cells = map_mmap(skel->maps.cells, &l->cells_len);
-	l->meta = map_mmap(skel->maps.cell_meta, &l->meta_len);
-	if (!l->cells || !l->meta) {
-		r = log_error_errno(-errno, "cannot map the histogram cells into memory: %m");
-		goto fail;
+	r = map_mmap(skel->maps.cells, &cells, &l->cells_len);
+	if (r >= 0) {
+		l->cells = cells;
+		r = map_mmap(skel->maps.cell_meta, &meta, &l->meta_len);
 	}
+	if (r < 0)
+		return log_error_errno(r, "cannot map the histogram cells into memory: %m");
+	l->meta = meta;
 	l->ringbuf_fd = bpf_map__fd(skel->maps.events);
 	l->drops_fd = bpf_map__fd(skel->maps.drops);
+	TAKE_PTR(opened);
 	return 0;
-fail:
-	loader_close(l);
-	return r;
 }
 
 void loader_close(struct loader *l)
@@ -242,8 +253,57 @@ void loader_close(struct loader *l)
 		munmap((void *)l->meta, l->meta_len);
 	if (l->skel)
 		hardirq_bpf__destroy(l->skel);	/* detaches the links */
+	if (l->stats_fd > 0)
+		close(l->stats_fd);
 	memset(l, 0, sizeof(*l));
 	l->ringbuf_fd = l->drops_fd = -1;
+}
+
+int loader_enable_stats(struct loader *l)
+{
+	int fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+
+	if (fd < 0)
+		return -errno;
+	l->stats_fd = fd;
+	return 0;
+}
+
+/* kernel.bpf_stats_enabled is 1 while the sysctl is set; a bpf_enable_stats() fd turns the
+ * counting on without showing there, so ours is checked first. */
+static bool stats_enabled(const struct loader *l)
+{
+	_cleanup_fclose_ FILE *f = NULL;
+	int v = 0;
+
+	if (l && l->stats_fd > 0)
+		return true;
+	f = fopen("/proc/sys/kernel/bpf_stats_enabled", "re");
+	if (!f || fscanf(f, "%d", &v) != 1)
+		return false;
+	return v != 0;
+}
+
+/* bpf_obj_get_info_by_fd: libbpf 1.1 has no bpf_prog_get_info_by_fd yet */
+int loader_read_cost(const struct loader *l, struct loader_cost *cost)
+{
+	struct bpf_prog_info entry = { 0 }, exit_ = { 0 };
+	__u32 len = sizeof(entry);
+
+	memset(cost, 0, sizeof(*cost));
+	cost->stats_enabled = stats_enabled(l);
+	if (!l || l->entry_prog_fd <= 0 || l->exit_prog_fd <= 0)
+		return -EBADF;	/* not loaded */
+	if (bpf_obj_get_info_by_fd(l->entry_prog_fd, &entry, &len) < 0)
+		return -errno;
+	len = sizeof(exit_);
+	if (bpf_obj_get_info_by_fd(l->exit_prog_fd, &exit_, &len) < 0)
+		return -errno;
+	cost->entry_id = entry.id;
+	cost->exit_id = exit_.id;
+	cost->run_time_ns = entry.run_time_ns + exit_.run_time_ns;
+	cost->run_cnt = exit_.run_cnt;
+	return 0;
 }
 
 uint32_t loader_cells_used(const struct loader *l)
@@ -258,17 +318,26 @@ void loader_set_threshold(struct loader *l, uint64_t threshold_ns)
 	__atomic_store_n(&l->skel->data->threshold_ns, threshold_ns, __ATOMIC_RELAXED);
 }
 
-int loader_read_drops(const struct loader *l, uint64_t out[DROP_KINDS])
+int loader_read_drop(int drops_fd, uint32_t kind, uint64_t *sum)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	uint64_t vals[ncpu > 0 ? ncpu : 1];
 
+	*sum = 0;
+	if (bpf_map_lookup_elem(drops_fd, &kind, vals))
+		return -errno;
+	for (int c = 0; c < ncpu; c++)
+		*sum += vals[c];
+	return 0;
+}
+
+int loader_read_drops(const struct loader *l, uint64_t out[DROP_KINDS])
+{
 	for (uint32_t k = 0; k < DROP_KINDS; k++) {
-		out[k] = 0;
-		if (bpf_map_lookup_elem(l->drops_fd, &k, vals))
-			return -errno;
-		for (int c = 0; c < ncpu; c++)
-			out[k] += vals[c];
+		int r = loader_read_drop(l->drops_fd, k, &out[k]);
+
+		if (r < 0)
+			return r;
 	}
 	return 0;
 }

@@ -3,6 +3,7 @@
 #ifndef IRQLAT_LOADER_H
 #define IRQLAT_LOADER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <bpf/libbpf.h>
 #include "irqlat_abi.h"
@@ -30,6 +31,17 @@ struct loader {
 	int ringbuf_fd;
 	int drops_fd;
 	int entry_prog_fd, exit_prog_fd;
+	int stats_fd;		/* --bpf-stats: run-time stats stay on while this is open; 0: not held */
+};
+
+/* irqlatd's own cost: the kernel's run-time statistics of the two hard-IRQ programs. One IRQ
+ * runs both, so ns per IRQ is run_time_ns / run_cnt. Cumulative while the statistics are on:
+ * readers take deltas. */
+struct loader_cost {
+	bool stats_enabled;	/* the kernel counts: our stats fd is held or the sysctl is 1 */
+	uint32_t entry_id, exit_id;	/* the programs' ids */
+	uint64_t run_time_ns;	/* entry and exit together */
+	uint64_t run_cnt;	/* runs of the exit program */
 };
 
 int attach_mode_parse(const char *s, enum attach_mode *m);
@@ -37,10 +49,17 @@ int attach_mode_parse(const char *s, enum attach_mode *m);
 int loader_check_privileges(void);
 int loader_open(struct loader *l, const struct loader_opts *o);
 void loader_close(struct loader *l);
+/* Turns on the kernel's BPF run-time statistics until loader_close(); 0 or negative errno. */
+int loader_enable_stats(struct loader *l);
+/* Fills cost; stats_enabled even when the programs cannot be read (not loaded: -EBADF, or
+ * the kernel's negative errno), the rest only on 0. */
+int loader_read_cost(const struct loader *l, struct loader_cost *cost);
 uint32_t loader_cells_used(const struct loader *l);
 void loader_set_threshold(struct loader *l, uint64_t threshold_ns);
 /* Sum over CPUs of the per-kind drop counters. */
 int loader_read_drops(const struct loader *l, uint64_t out[DROP_KINDS]);
+/* The same for one kind, from the drops map drops_fd (which the tracepoint programs share). */
+int loader_read_drop(int drops_fd, uint32_t kind, uint64_t *sum);
 /* Bytes of map memory for this configuration (docs/architecture.md has the formula). */
 uint64_t loader_map_bytes(uint32_t ncpus, uint32_t nr_slots, uint32_t max_cells, uint32_t ringbuf_bytes);
 

@@ -9,8 +9,6 @@
 #include <systemd/sd-journal.h>
 #include "log.h"
 
-#define JOURNAL_SOCKET "/run/systemd/journal/socket"
-
 static bool use_journal;
 static int max_prio = LOG_INFO;
 
@@ -29,13 +27,13 @@ int log_target_parse(const char *s, enum log_target *t)
 
 int log_setup(enum log_target t, int max_priority)
 {
-	bool journal_there = access(JOURNAL_SOCKET, W_OK) == 0;
+	bool journal_there = access(LOG_JOURNAL_SOCKET, W_OK) == 0;
 
 	max_prio = max_priority;
 	if (t == LOG_TARGET_JOURNAL && !journal_there) {
 		/* asked for the journal: saying so beats writing entries nobody will ever see */
 		use_journal = false;
-		fprintf(stderr, "irqlatd: error: --log-target journal, but " JOURNAL_SOCKET
+		fprintf(stderr, "irqlatd: error: --log-target journal, but " LOG_JOURNAL_SOCKET
 			" does not exist: start systemd-journald, or use --log-target auto or stderr\n");
 		return -ENOENT;
 	}

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <syslog.h>
 
+#define LOG_JOURNAL_SOCKET "/run/systemd/journal/socket"
+
 enum log_target {
 	LOG_TARGET_AUTO,	/* the journal when its socket exists, else stderr */
 	LOG_TARGET_STDERR,

@@ -11,7 +11,7 @@
 #include <bpf/libbpf.h>
 #include <systemd/sd-event.h>
 #include "collect.h"
-#include "config.h"
+#include "config_build.h"
 #include "journal.h"
 #include "log.h"
 #include "metrics.h"
@@ -21,6 +21,7 @@
 #include "report.h"
 #include "server.h"
 #include "tracepoints.h"
+#include "common/json.h"
 
 struct daemon {
 	struct daemon_config cfg;
@@ -40,7 +41,6 @@ struct daemon {
 	struct summary_state summary;
 	uint64_t status_ns;	/* when STATUS= was last refreshed */
 	int stop_signal;
-	int stats_fd;		/* --bpf-stats: run-time stats stay on while this is open */
 	struct metrics *metrics;	/* --metrics or a socket from systemd; NULL: none */
 };
 
@@ -69,10 +69,10 @@ static int on_ringbuf_record(void *ctx, void *data, size_t size)
 	if (*kind == RB_OUTLIER && size >= sizeof(struct outlier_event)) {
 		const struct outlier_event *e = data;
 
+		_cleanup_json_ json_object *o = outlier_json(e);
+
 		outlier_handle(&d->outliers, e);
-		json_object *o = outlier_json(e);
 		server_broadcast(d->srv, o);
-		json_object_put(o);
 	} else if (*kind == RB_TRACEPOINT) {
 		tracepoints_handle(&d->tps, data, size);
 	}
@@ -95,9 +95,11 @@ static int on_ringbuf(sd_event_source *s, int fd, uint32_t revents, void *userda
 static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
 {
 	struct daemon *d = userdata;
-	(void)usec;
+	int r;
 
-	collector_tick(&d->col);
+	r = collector_tick(&d->col);
+	if (r < 0)
+		log_warning_errno(r, "cannot read the drop counters: %m");
 	outlier_flush(&d->outliers, now_ns());
 	if (now_ns() - d->status_ns >= 1000000000ull) {	/* at most once a second, whatever the interval */
 		char st[256];
@@ -110,27 +112,15 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
 	d->next_tick_us += (uint64_t)d->cfg.interval_ms * 1000;
 	if (d->next_tick_us < usec)
 		d->next_tick_us = usec + (uint64_t)d->cfg.interval_ms * 1000;
-	sd_event_source_set_time(s, d->next_tick_us);
-	sd_event_source_set_enabled(s, SD_EVENT_ON);
+	r = sd_event_source_set_time(s, d->next_tick_us);
+	if (r >= 0)
+		r = sd_event_source_set_enabled(s, SD_EVENT_ON);
+	if (r < 0)
+		return log_error_errno(r, "cannot re-arm the timer: %m");
 	return 0;
 }
 
-static json_object *ok_reply(json_object *o)
-{
-	json_object_object_add(o, "ok", json_object_new_boolean(1));
-	return o;
-}
-
-static json_object *err_reply(const char *fmt, const char *arg)
-{
-	json_object *o = json_object_new_object();
-	char msg[256];
-
-	snprintf(msg, sizeof(msg), fmt, arg);
-	json_object_object_add(o, "ok", json_object_new_boolean(0));
-	json_object_object_add(o, "error", json_object_new_string(msg));
-	return o;
-}
+#define REQUESTS "summary, hist, status, subscribe, detach or attach"
 
 static json_object *on_request(void *userdata, struct client *cl, json_object *req)
 {
@@ -140,17 +130,21 @@ static json_object *on_request(void *userdata, struct client *cl, json_object *r
 	enum window w = WINDOW_10S;
 
 	if (json_object_object_get_ex(req, "window", &v) && window_parse(json_object_get_string(v), &w) < 0)
-		return err_reply("unknown window '%s': use 1s, 10s, 60s or total", json_object_get_string(v));
+		return json_error_reply("unknown window '%s': use " WINDOW_CHOICES, json_object_get_string(v));
 	if (!cmd)
-		return err_reply("request has no \"cmd\"%s; use summary, hist, status, subscribe, detach or attach", "");
+		return json_error_reply("request has no \"cmd\"; use " REQUESTS);
 	if (!strcmp(cmd, "summary")) {
 		json_object *o = report_summary(&d->col, w);
 
 		json_object_object_add(o, "tracepoints", tracepoints_json(&d->tps));
-		return ok_reply(o);
+		return json_ok_reply(o);
 	}
-	if (!strcmp(cmd, "detach") || !strcmp(cmd, "attach"))
-		return tracepoints_request(&d->tps, cmd, req, client_peer_uid(cl));
+	if (!strcmp(cmd, "detach") || !strcmp(cmd, "attach")) {
+		uid_t uid;
+
+		/* -1: unknown, refused like any uid but root's */
+		return tracepoints_request(&d->tps, cmd, req, client_peer_uid(cl, &uid) < 0 ? -1 : (long)uid);
+	}
 	if (!strcmp(cmd, "hist")) {
 		int irq = -1;
 		const char *name = NULL;
@@ -159,7 +153,7 @@ static json_object *on_request(void *userdata, struct client *cl, json_object *r
 			irq = json_object_get_int(v);
 		if (json_object_object_get_ex(req, "name", &v))
 			name = json_object_get_string(v);
-		return ok_reply(report_hist(&d->col, w, irq, name));
+		return json_ok_reply(report_hist(&d->col, w, irq, name));
 	}
 	if (!strcmp(cmd, "status")) {
 		struct daemon_info info = {
@@ -167,27 +161,31 @@ static json_object *on_request(void *userdata, struct client *cl, json_object *r
 			.threshold_ns = d->cfg.threshold_ns, .interval_ms = d->cfg.interval_ms,
 			.max_cells = d->bpf.max_cells, .ringbuf_bytes = d->cfg.ringbuf_kb * 1024,
 			.socket_path = d->cfg.socket_path, .pid = (int)getpid(),
-			.bpf_stats = d->stats_fd > 0,
+			.bpf_stats = d->bpf.stats_fd > 0,
 		};
 		json_object *o = report_status(&d->col, &info);
 
 		json_object_object_add(o, "tracepoints", tracepoints_json(&d->tps));
-		return ok_reply(o);
+		return json_ok_reply(o);
 	}
 	if (!strcmp(cmd, "subscribe")) {
 		client_subscribe(cl);
-		return ok_reply(json_object_new_object());
+		return json_ok_reply(json_object_new_object());
 	}
-	return err_reply("unknown cmd '%s': use summary, hist, status, subscribe, detach or attach", cmd);
+	return json_error_reply("unknown cmd '%s': use " REQUESTS, cmd);
 }
 
 static int on_summary(sd_event_source *s, uint64_t usec, void *userdata)
 {
 	struct daemon *d = userdata;
+	int r;
 
 	journal_summary(&d->summary, &d->col, d->outliers.logged, d->outliers.suppressed);
-	sd_event_source_set_time(s, usec + (uint64_t)d->cfg.summary_interval_s * 1000000);
-	sd_event_source_set_enabled(s, SD_EVENT_ON);
+	r = sd_event_source_set_time(s, usec + (uint64_t)d->cfg.summary_interval_s * 1000000);
+	if (r >= 0)
+		r = sd_event_source_set_enabled(s, SD_EVENT_ON);
+	if (r < 0)
+		return log_error_errno(r, "cannot re-arm the summary timer: %m");
 	return 0;
 }
 
@@ -200,9 +198,10 @@ static int arm_summary(struct daemon *d)
 	d->summary_src = NULL;
 	if (!d->cfg.summary_interval_s)
 		return 0;
-	sd_event_now(d->ev, CLOCK_MONOTONIC, &now);
-	r = sd_event_add_time(d->ev, &d->summary_src, CLOCK_MONOTONIC,
-			      now + (uint64_t)d->cfg.summary_interval_s * 1000000, 1000000, on_summary, d);
+	r = sd_event_now(d->ev, CLOCK_MONOTONIC, &now);
+	if (r >= 0)
+		r = sd_event_add_time(d->ev, &d->summary_src, CLOCK_MONOTONIC,
+				      now + (uint64_t)d->cfg.summary_interval_s * 1000000, 1000000, on_summary, d);
 	if (r < 0)
 		return log_error_errno(r, "cannot arm the summary timer: %m");
 	return 0;
@@ -212,21 +211,22 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
 {
 	struct daemon *d = userdata;
 	struct daemon_config n, *o = &d->cfg;
-	char why[512], st[256];
+	struct config_error e;
+	char st[256];
 	(void)s;
 	(void)si;
 
 	notify_reloading();
-	if (config_reload(o, d->argc, d->argv, &n, why, sizeof(why)) < 0) {
-		journal_reload_failed(o->config_path, why);
+	if (config_reload(o, d->argc, d->argv, &n, &e) < 0) {
+		journal_reload_failed(o->config_path, e.text);
 	} else {
-		log_setup(n.log_target, n.verbose ? LOG_DEBUG : LOG_INFO);
+		log_setup(n.log_target, n.verbose ? LOG_DEBUG : LOG_INFO);	/* its socket was checked */
 		loader_set_threshold(&d->bpf, n.threshold_ns);
 		outlier_configure(&d->outliers, n.outlier_rate, n.threshold_ns);
 		bool resummary = n.summary_interval_s != o->summary_interval_s;
 		*o = n;	/* interval_ms applies from the next tick */
 		if (resummary)
-			arm_summary(d);
+			(void)arm_summary(d);	/* logged; the reload itself stands */
 		journal_reloaded(o);
 	}
 	status_line(st, sizeof(st), &d->col);
@@ -245,6 +245,10 @@ static int on_stop_signal(sd_event_source *s, const struct signalfd_siginfo *si,
 
 static int daemon_start(struct daemon *d)
 {
+	static const struct {
+		int signo;
+		sd_event_signal_handler_t handler;
+	} signals[] = { { SIGTERM, on_stop_signal }, { SIGINT, on_stop_signal }, { SIGHUP, on_sighup } };
 	struct loader_opts lo = {
 		.mode = d->cfg.attach,
 		.max_cells = d->cfg.max_cells ? d->cfg.max_cells : default_max_cells((unsigned)libbpf_num_possible_cpus()),
@@ -265,10 +269,13 @@ static int daemon_start(struct daemon *d)
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGHUP);
-	sigprocmask(SIG_BLOCK, &mask, NULL);
-	sd_event_add_signal(d->ev, NULL, SIGTERM, on_stop_signal, d);
-	sd_event_add_signal(d->ev, NULL, SIGINT, on_stop_signal, d);
-	sd_event_add_signal(d->ev, NULL, SIGHUP, on_sighup, d);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
+		return log_error_errno(-errno, "cannot block the signals the event loop takes: %m");
+	for (size_t i = 0; i < ELEMENTSOF(signals); i++) {
+		r = sd_event_add_signal(d->ev, NULL, signals[i].signo, signals[i].handler, d);
+		if (r < 0)
+			return log_error_errno(r, "cannot watch SIG%s: %m", sigabbrev_np(signals[i].signo));
+	}
 
 	/* the socket first: a second daemon must not replace the first one's programs */
 	r = server_open(&d->srv, d->ev, d->cfg.socket_path, on_request, d);
@@ -276,7 +283,7 @@ static int daemon_start(struct daemon *d)
 		return r;
 	/* the port too: "in use" is found before any program is loaded; pages are served only
 	 * from the loop, when the collector below is ready */
-	struct metrics_sources ms = { .col = &d->col, .tps = &d->tps, .stats_fd = &d->stats_fd };
+	struct metrics_sources ms = { .col = &d->col, .tps = &d->tps };
 	r = metrics_open(&d->metrics, d->ev, d->cfg.metrics, &ms);
 	if (r < 0)
 		return r;
@@ -288,10 +295,9 @@ static int daemon_start(struct daemon *d)
 	if (r < 0)
 		return log_error_errno(r, "cannot allocate the collector: %m");
 	if (d->cfg.bpf_stats) {
-		d->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-		if (d->stats_fd < 0)
-			return log_error_errno(d->stats_fd, "--bpf-stats: cannot turn on BPF run-time statistics: %m (kernel 5.8 or later needed; or drop the option and set sysctl kernel.bpf_stats_enabled=1)");
-		report_set_bpf_stats(1);
+		r = loader_enable_stats(&d->bpf);
+		if (r < 0)
+			return log_error_errno(r, "--bpf-stats: cannot turn on BPF run-time statistics: %m (kernel 5.8 or later needed; or drop the option and set sysctl kernel.bpf_stats_enabled=1)");
 	}
 	outlier_init(&d->outliers, d->cfg.outlier_rate, d->cfg.threshold_ns);
 
@@ -305,9 +311,10 @@ static int daemon_start(struct daemon *d)
 	if (r < 0)
 		return r;
 
-	sd_event_now(d->ev, CLOCK_MONOTONIC, &d->next_tick_us);
+	r = sd_event_now(d->ev, CLOCK_MONOTONIC, &d->next_tick_us);
 	d->next_tick_us += (uint64_t)d->cfg.interval_ms * 1000;
-	r = sd_event_add_time(d->ev, &d->tick_src, CLOCK_MONOTONIC, d->next_tick_us, 1000, on_tick, d);
+	if (r >= 0)
+		r = sd_event_add_time(d->ev, &d->tick_src, CLOCK_MONOTONIC, d->next_tick_us, 1000, on_tick, d);
 	if (r < 0)
 		return log_error_errno(r, "cannot arm the timer: %m");
 
@@ -348,23 +355,26 @@ static void daemon_stop(struct daemon *d, bool started)
 	if (attached)
 		journal_hardirq_links(d->bpf.attach_style, false);
 	collector_free(&d->col);
-	loader_close(&d->bpf);	/* detaches the programs */
-	if (d->stats_fd > 0)
-		close(d->stats_fd);
+	loader_close(&d->bpf);	/* detaches the programs, ends --bpf-stats */
 	sd_event_unref(d->ev);
 }
 
 int main(int argc, char **argv)
 {
 	struct daemon d = { 0 };
+	struct config_error e;
 	int r;
 
-	/* defaults, then the configuration file, then the command line (src/config.h) */
-	r = config_build(&d.cfg, argc, argv, stdout, stderr);
-	if (r)
-		return r < 0 ? 0 : r;
+	/* defaults, then the configuration file, then the command line (config_build.h) */
+	r = config_build(&d.cfg, argc, argv, stdout, &e);
+	if (r > 0)
+		return EXIT_SUCCESS;	/* --help, --version */
+	if (r < 0) {
+		fprintf(stderr, "irqlatd: %s\n", e.text);
+		return e.source == CONFIG_FILE ? EXIT_CONFIG : EXIT_USAGE;
+	}
 	if (log_setup(d.cfg.log_target, d.cfg.verbose ? LOG_DEBUG : LOG_INFO) < 0)
-		return EXIT_FAILURE;
+		return EXIT_FAILURE;	/* it said why on stderr */
 	d.argc = argc;
 	d.argv = argv;
 

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,12 +18,12 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
-#include <bpf/bpf.h>
 #include <microhttpd.h>
 #include <systemd/sd-daemon.h>
 #include "config.h"
 #include "log.h"
 #include "metrics.h"
+#include "common/macro.h"
 #include "common/util.h"
 
 /* The histogram's le boundaries: powers of two from 2^7 ns (128 ns) to 2^32 ns (4.29 s). Each
@@ -65,98 +66,195 @@ static void put_seconds(FILE *f, uint64_t ns)
 
 /* Handlers that share an IRQ number and a name (one driver registered twice on a shared line)
  * would give two series with one label set, which Prometheus rejects: they are summed into
- * the first. group[i] is the index of handler i's group leader. */
-static unsigned *group_handlers(const struct collector *c)
+ * the first, the group's leader. */
+struct group {
+	unsigned leader;	/* index of the first handler with this IRQ and name */
+	struct hist sum;	/* the leader's: its handlers' totals since start, summed */
+	uint64_t max_ns;	/* the leader's: the longest run of its handlers in the last 10 s */
+};
+
+/* totals as of the last tick, all from the same snapshot, so that the histogram's _count
+ * equals runs_total within one page; they are at most one --interval-ms old */
+static struct group *group_handlers(const struct collector *c)
 {
-	unsigned *g = calloc(c->nhandlers ? c->nhandlers : 1, sizeof(*g));
+	struct group *g = calloc(c->nhandlers ? c->nhandlers : 1, sizeof(*g));
 
 	if (!g)
 		return NULL;
 	for (unsigned i = 0; i < c->nhandlers; i++) {
-		g[i] = i;
+		struct hist w;
+		double secs;
+
+		g[i].leader = i;
 		for (unsigned j = 0; j < i; j++)
-			if (g[j] == j && c->handlers[j].irq == c->handlers[i].irq &&
+			if (g[j].leader == j && c->handlers[j].irq == c->handlers[i].irq &&
 			    !strncmp(c->handlers[j].name, c->handlers[i].name, IRQ_NAME_LEN)) {
-				g[i] = j;
+				g[i].leader = j;
 				break;
 			}
+		struct group *lead = &g[g[i].leader];
+
+		hist_add(&lead->sum, &c->handlers[i].total);
+		collector_window(c, &c->handlers[i], MAX_WINDOW, &w, &secs);
+		if (w.max_ns > lead->max_ns)
+			lead->max_ns = w.max_ns;
 	}
 	return g;
 }
 
-static void handler_labels(FILE *f, const struct handler *h)
+/* "name{irq="25",handler="virtio1-req.0"": the caller adds more labels or the closing brace */
+static void series(FILE *f, const char *name, const struct handler *h)
 {
-	fprintf(f, "irq=\"%u\",handler=\"", h->irq);
+	fprintf(f, "%s{irq=\"%u\",handler=\"", name, h->irq);
 	put_label(f, h->name, IRQ_NAME_LEN);
 	fputc('"', f);
 }
 
-static void bpf_stats(FILE *f, const struct metrics_sources *src)
+static uint64_t group_runs(const struct group *g)
 {
-	const struct loader *l = src->col->bpf;
-	struct bpf_prog_info entry = { 0 }, exit_ = { 0 };
-	__u32 len = sizeof(entry);
-	int on = src->stats_fd && *src->stats_fd > 0;
+	return g->sum.count;
+}
 
-	if (!on) {	/* or the sysctl: the kernel counts while either is on */
-		FILE *s = fopen("/proc/sys/kernel/bpf_stats_enabled", "re");
+static uint64_t group_ns(const struct group *g)
+{
+	return g->sum.sum_ns;
+}
 
-		if (s) {
-			if (fscanf(s, "%d", &on) != 1)
-				on = 0;
-			fclose(s);
+static uint64_t group_spurious(const struct group *g)
+{
+	return g->sum.spurious;
+}
+
+static uint64_t group_max_ns(const struct group *g)
+{
+	return g->max_ns;
+}
+
+/* The per-handler families of one number each; the histogram has its own shape. */
+static const struct handler_family {
+	const char *name, *type, *help;
+	uint64_t (*value)(const struct group *g);
+	bool seconds;	/* the value is in ns, shown in seconds */
+} handler_families[] = {
+	{ "irqlat_handler_runs_total", "counter", "Runs of a hard-IRQ handler since irqlatd started.",
+	  group_runs, false },
+	{ "irqlat_handler_seconds_total", "counter", "Time spent in a hard-IRQ handler since irqlatd started.",
+	  group_ns, true },
+	{ "irqlat_handler_spurious_total", "counter",
+	  "Runs of a hard-IRQ handler that returned IRQ_NONE (not its device's interrupt).", group_spurious, false },
+	{ "irqlat_handler_max_seconds", "gauge", "Longest run of a hard-IRQ handler in the last 10 s.",
+	  group_max_ns, true },
+};
+
+static void handler_metrics(FILE *f, const struct collector *c, const struct group *g)
+{
+	for (unsigned k = 0; k < ELEMENTSOF(handler_families); k++) {
+		const struct handler_family *fam = &handler_families[k];
+
+		family(f, fam->name, fam->type, fam->help);
+		for (unsigned i = 0; i < c->nhandlers; i++) {
+			if (g[i].leader != i)
+				continue;
+			series(f, fam->name, &c->handlers[i]);
+			fputs("} ", f);
+			if (fam->seconds)
+				put_seconds(f, fam->value(&g[i]));
+			else
+				fprintf(f, "%" PRIu64, fam->value(&g[i]));
+			fputc('\n', f);
 		}
 	}
-	if (!on || !l || l->entry_prog_fd <= 0 || l->exit_prog_fd <= 0 ||
-	    bpf_obj_get_info_by_fd(l->entry_prog_fd, &entry, &len) < 0)
-		return;
-	len = sizeof(exit_);
-	if (bpf_obj_get_info_by_fd(l->exit_prog_fd, &exit_, &len) < 0)
+}
+
+static void histogram_metrics(FILE *f, const struct collector *c, const struct group *g)
+{
+	static const char name[] = "irqlat_handler_duration_seconds";
+
+	family(f, name, "histogram",
+	       "Run time of a hard-IRQ handler; le bounds are bucket bounds of irqlatd's histogram (exact counts).");
+	for (unsigned i = 0; i < c->nhandlers; i++) {
+		const struct handler *h = &c->handlers[i];
+		const struct hist *sum = &g[i].sum;
+		uint64_t cum = 0;
+		unsigned b = 0;
+
+		if (g[i].leader != i)
+			continue;
+		for (unsigned k = LE_MIN_LOG2; k <= LE_MAX_LOG2; k++) {
+			/* the buckets below 2^k ns: durations are whole ns, so "< 2^k" is "<= 2^k - 1" */
+			for (; b < HIST_BUCKETS && hist_upper_ns(b) <= (1ull << k); b++)
+				cum += sum->bucket[b];
+			series(f, "irqlat_handler_duration_seconds_bucket", h);
+			fprintf(f, ",le=\"%.10g\"} %" PRIu64 "\n", (double)(1ull << k) / 1e9, cum);
+		}
+		for (; b < HIST_BUCKETS; b++)
+			cum += sum->bucket[b];
+		series(f, "irqlat_handler_duration_seconds_bucket", h);
+		fprintf(f, ",le=\"+Inf\"} %" PRIu64 "\n", cum);
+		series(f, "irqlat_handler_duration_seconds_sum", h);
+		fputs("} ", f);
+		put_seconds(f, sum->sum_ns);
+		fputc('\n', f);
+		series(f, "irqlat_handler_duration_seconds_count", h);
+		/* the buckets' total, not .count: the two are equal (each run lands in one bucket) */
+		fprintf(f, "} %" PRIu64 "\n", cum);
+	}
+}
+
+static void bpf_stats(FILE *f, const struct loader *l)
+{
+	struct loader_cost cost;
+
+	/* only while the kernel counts: a stale total would read as no cost at all */
+	if (loader_read_cost(l, &cost) < 0 || !cost.stats_enabled)
 		return;
 	family(f, "irqlat_bpf_run_seconds_total", "counter",
 	       "Time the kernel ran irqlatd's IRQ entry and exit programs (while BPF stats are on).");
 	fputs("irqlat_bpf_run_seconds_total ", f);
-	put_seconds(f, entry.run_time_ns + exit_.run_time_ns);
+	put_seconds(f, cost.run_time_ns);
 	fputc('\n', f);
 	family(f, "irqlat_bpf_runs_total", "counter",
 	       "IRQs irqlatd's programs measured while BPF stats were on (runs of the exit program).");
-	fprintf(f, "irqlat_bpf_runs_total %llu\n", (unsigned long long)exit_.run_cnt);
+	fprintf(f, "irqlat_bpf_runs_total %llu\n", (unsigned long long)cost.run_cnt);
 }
 
 static void tracepoint_metrics(FILE *f, const struct tp_set *s)
 {
 	static const struct {
 		const char *name, *type, *help;
-		size_t off;
+		enum tp_counter counter;
 	} fam[] = {
 		{ "irqlat_tracepoint_events_total", "counter", "Events of a consumed tracepoint.",
-		  offsetof(struct tracepoint, events) },
+		  TP_COUNTER_EVENTS },
 		{ "irqlat_tracepoint_gaps_total", "counter",
 		  "Times a tracepoint's counting argument skipped values (events the program did not see).",
-		  offsetof(struct tracepoint, gaps) },
+		  TP_COUNTER_GAPS },
 		{ "irqlat_tracepoint_missed_total", "counter",
 		  "Values a tracepoint's counting argument skipped, summed over its gaps.",
-		  offsetof(struct tracepoint, missed) },
+		  TP_COUNTER_MISSED },
 	};
+	unsigned n = tracepoints_count(s);
 
-	if (!s || !s->n)
+	if (!n)
 		return;
 	for (unsigned k = 0; k < sizeof(fam) / sizeof(fam[0]); k++) {
 		family(f, fam[k].name, fam[k].type, fam[k].help);
-		for (unsigned i = 0; i < s->n; i++) {
-			const struct tracepoint *t = &s->tps[i];
+		for (unsigned i = 0; i < n; i++) {
+			struct tp_info t = tracepoints_info(s, i);
 
 			fprintf(f, "%s{tracepoint=\"", fam[k].name);
-			put_label(f, t->cfg.name, sizeof(t->cfg.name));
-			fprintf(f, "\"} %" PRIu64 "\n", *(const uint64_t *)((const char *)t + fam[k].off));
+			put_label(f, t.name, TP_NAME_MAX);
+			fprintf(f, "\"} %" PRIu64 "\n", t.counter[fam[k].counter]);
 		}
 	}
 	family(f, "irqlat_tracepoint_attached", "gauge",
 	       "1 while irqlatd's program is attached to the tracepoint, 0 while it waits or is detached.");
-	for (unsigned i = 0; i < s->n; i++) {
+	for (unsigned i = 0; i < n; i++) {
+		struct tp_info t = tracepoints_info(s, i);
+
 		fputs("irqlat_tracepoint_attached{tracepoint=\"", f);
-		put_label(f, s->tps[i].cfg.name, sizeof(s->tps[i].cfg.name));
-		fprintf(f, "\"} %d\n", s->tps[i].state == TP_ATTACHED);
+		put_label(f, t.name, TP_NAME_MAX);
+		fprintf(f, "\"} %d\n", t.attached);
 	}
 }
 
@@ -164,96 +262,17 @@ char *metrics_render(const struct metrics_sources *src, size_t *len)
 {
 	static const char *const drop_names[DROP_KINDS] = { "outlier", "tracepoint", "no_cell" };
 	const struct collector *c = src->col;
-	char *buf = NULL;
-	FILE *f = open_memstream(&buf, len);
-	unsigned *g = group_handlers(c);
-	struct hist *sum = calloc(c->nhandlers ? c->nhandlers : 1, sizeof(*sum));
-	uint64_t *max = calloc(c->nhandlers ? c->nhandlers : 1, sizeof(*max));
+	_cleanup_free_ struct group *g = group_handlers(c);
+	_cleanup_free_ char *buf = NULL;
+	_cleanup_fclose_ FILE *f = open_memstream(&buf, len);	/* closed before buf is freed */
 
-	if (!f || !g || !sum || !max) {
-		if (f)
-			fclose(f);
-		free(buf), free(g), free(sum), free(max);
+	if (!f || !g)
 		return NULL;
-	}
-	/* totals as of the last tick, all from the same snapshot, so that the histogram's _count
-	 * equals runs_total within one page; they are at most one --interval-ms old */
-	for (unsigned i = 0; i < c->nhandlers; i++) {
-		struct hist w;
-		double secs;
-
-		hist_add(&sum[g[i]], &c->handlers[i].total);
-		collector_window(c, &c->handlers[i], MAX_WINDOW, &w, &secs);
-		if (w.max_ns > max[g[i]])
-			max[g[i]] = w.max_ns;
-	}
 
 	family(f, "irqlat_build_info", "gauge", "irqlatd's version; always 1.");
 	fprintf(f, "irqlat_build_info{version=\"%s\"} 1\n", IRQLAT_VERSION);
-
-	family(f, "irqlat_handler_runs_total", "counter", "Runs of a hard-IRQ handler since irqlatd started.");
-	for (unsigned i = 0; i < c->nhandlers; i++)
-		if (g[i] == i) {
-			fputs("irqlat_handler_runs_total{", f);
-			handler_labels(f, &c->handlers[i]);
-			fprintf(f, "} %" PRIu64 "\n", sum[i].count);
-		}
-	family(f, "irqlat_handler_seconds_total", "counter", "Time spent in a hard-IRQ handler since irqlatd started.");
-	for (unsigned i = 0; i < c->nhandlers; i++)
-		if (g[i] == i) {
-			fputs("irqlat_handler_seconds_total{", f);
-			handler_labels(f, &c->handlers[i]);
-			fputs("} ", f);
-			put_seconds(f, sum[i].sum_ns);
-			fputc('\n', f);
-		}
-	family(f, "irqlat_handler_spurious_total", "counter",
-	       "Runs of a hard-IRQ handler that returned IRQ_NONE (not its device's interrupt).");
-	for (unsigned i = 0; i < c->nhandlers; i++)
-		if (g[i] == i) {
-			fputs("irqlat_handler_spurious_total{", f);
-			handler_labels(f, &c->handlers[i]);
-			fprintf(f, "} %" PRIu64 "\n", sum[i].spurious);
-		}
-	family(f, "irqlat_handler_max_seconds", "gauge", "Longest run of a hard-IRQ handler in the last 10 s.");
-	for (unsigned i = 0; i < c->nhandlers; i++)
-		if (g[i] == i) {
-			fputs("irqlat_handler_max_seconds{", f);
-			handler_labels(f, &c->handlers[i]);
-			fputs("} ", f);
-			put_seconds(f, max[i]);
-			fputc('\n', f);
-		}
-	family(f, "irqlat_handler_duration_seconds", "histogram",
-	       "Run time of a hard-IRQ handler; le bounds are bucket bounds of irqlatd's histogram (exact counts).");
-	for (unsigned i = 0; i < c->nhandlers; i++) {
-		uint64_t cum = 0;
-		unsigned b = 0;
-
-		if (g[i] != i)
-			continue;
-		for (unsigned k = LE_MIN_LOG2; k <= LE_MAX_LOG2; k++) {
-			/* the buckets below 2^k ns: durations are whole ns, so "< 2^k" is "<= 2^k - 1" */
-			for (; b < HIST_BUCKETS && hist_upper_ns(b) <= (1ull << k); b++)
-				cum += sum[i].bucket[b];
-			fputs("irqlat_handler_duration_seconds_bucket{", f);
-			handler_labels(f, &c->handlers[i]);
-			fprintf(f, ",le=\"%.10g\"} %" PRIu64 "\n", (double)(1ull << k) / 1e9, cum);
-		}
-		for (; b < HIST_BUCKETS; b++)
-			cum += sum[i].bucket[b];
-		fputs("irqlat_handler_duration_seconds_bucket{", f);
-		handler_labels(f, &c->handlers[i]);
-		fprintf(f, ",le=\"+Inf\"} %" PRIu64 "\n", cum);
-		fputs("irqlat_handler_duration_seconds_sum{", f);
-		handler_labels(f, &c->handlers[i]);
-		fputs("} ", f);
-		put_seconds(f, sum[i].sum_ns);
-		fputs("\nirqlat_handler_duration_seconds_count{", f);
-		handler_labels(f, &c->handlers[i]);
-		/* the buckets' total, not .count: the two are equal (each run lands in one bucket) */
-		fprintf(f, "} %" PRIu64 "\n", cum);
-	}
+	handler_metrics(f, c, g);
+	histogram_metrics(f, c, g);
 
 	family(f, "irqlat_ringbuf_drops_total", "counter",
 	       "Records the BPF programs could not hand to irqlatd (ring buffer full; no_cell: cell pool full, run not measured).");
@@ -261,15 +280,12 @@ char *metrics_render(const struct metrics_sources *src, size_t *len)
 		fprintf(f, "irqlat_ringbuf_drops_total{kind=\"%s\"} %" PRIu64 "\n", drop_names[k], c->drops[k]);
 	family(f, "irqlat_handlers", "gauge", "Hard-IRQ handlers seen since irqlatd started.");
 	fprintf(f, "irqlat_handlers %u\n", c->nhandlers);
-	bpf_stats(f, src);
+	bpf_stats(f, c->bpf);
 	tracepoint_metrics(f, src->tps);
 
-	free(g), free(sum), free(max);
-	if (fclose(f) != 0) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	if (fclose(TAKE_PTR(f)) != 0)
+		return NULL;	/* out of memory while writing: buf is freed */
+	return TAKE_PTR(buf);
 }
 
 static enum MHD_Result answer(struct MHD_Response *r, struct MHD_Connection *conn, unsigned status)
@@ -332,43 +348,50 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 	log_debug("metrics: %s", msg);
 }
 
-static int on_timer(sd_event_source *s, uint64_t usec, void *userdata);
-
 /* After every MHD_run: MHD's next timeout (idle connections to close) as the timer. */
-static void rearm(struct metrics *m)
+static int rearm(struct metrics *m)
 {
 	MHD_UNSIGNED_LONG_LONG ms;
 	uint64_t now;
+	int r;
 
-	if (MHD_get_timeout(m->mhd, &ms) != MHD_YES) {
-		sd_event_source_set_enabled(m->timer, SD_EVENT_OFF);
-		return;
-	}
-	sd_event_now(sd_event_source_get_event(m->timer), CLOCK_MONOTONIC, &now);
-	sd_event_source_set_time(m->timer, now + (uint64_t)ms * 1000);
-	sd_event_source_set_enabled(m->timer, SD_EVENT_ONESHOT);
+	if (MHD_get_timeout(m->mhd, &ms) != MHD_YES)
+		return sd_event_source_set_enabled(m->timer, SD_EVENT_OFF);
+	r = sd_event_now(sd_event_source_get_event(m->timer), CLOCK_MONOTONIC, &now);
+	if (r >= 0)
+		r = sd_event_source_set_time(m->timer, now + (uint64_t)ms * 1000);
+	if (r >= 0)
+		r = sd_event_source_set_enabled(m->timer, SD_EVENT_ONESHOT);
+	return r;
+}
+
+/* What woke us (a connection, a request, a timeout), then the next timeout. */
+static void serve(struct metrics *m)
+{
+	int r;
+
+	MHD_run(m->mhd);	/* MHD_NO only without MHD_USE_EPOLL, which metrics_open sets */
+	r = rearm(m);
+	if (r < 0)
+		log_error_errno(r, "metrics: cannot arm the HTTP server's timer: %m");
 }
 
 static int on_io(sd_event_source *s, int fd, uint32_t revents, void *userdata)
 {
-	struct metrics *m = userdata;
 	(void)s;
 	(void)fd;
 	(void)revents;
 
-	MHD_run(m->mhd);
-	rearm(m);
+	serve(userdata);
 	return 0;
 }
 
 static int on_timer(sd_event_source *s, uint64_t usec, void *userdata)
 {
-	struct metrics *m = userdata;
 	(void)s;
 	(void)usec;
 
-	MHD_run(m->mhd);
-	rearm(m);
+	serve(userdata);
 	return 0;
 }
 
@@ -387,16 +410,17 @@ static int inherited_socket(void)
 	return fd;
 }
 
-static int listen_on(const char *addr, char *where, size_t wlen)
+/* A listening TCP socket on addr ("HOST:PORT", checked by config_set already), or a negative
+ * errno, logged. */
+static int listen_on(const char *addr)
 {
 	struct sockaddr_storage sa;
 	unsigned salen;
-	int fd, one = 1;
+	int one = 1;
 
-	if (metrics_addr_parse(addr, &sa, &salen) < 0)	/* checked by config_set already */
+	if (metrics_addr_parse(addr, &sa, &salen) < 0)
 		return log_error_errno(-EINVAL, "--metrics: '%s' is not ADDRESS:PORT", addr);
-	snprintf(where, wlen, "%s", addr);
-	fd = socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	_cleanup_close_ int fd = socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return log_error_errno(-errno, "--metrics %s: cannot create the socket: %m", addr);
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
@@ -405,19 +429,23 @@ static int listen_on(const char *addr, char *where, size_t wlen)
 	if (bind(fd, (struct sockaddr *)&sa, salen) < 0 || listen(fd, 64) < 0) {
 		int r = -errno;
 
-		close(fd);
 		if (r == -EADDRINUSE)
 			return log_error_errno(r, "--metrics %s: the port is in use (%m): stop what listens there (ss -ltnp) or choose another port", addr);
 		if (r == -EADDRNOTAVAIL)
 			return log_error_errno(r, "--metrics %s: no interface has this address (%m)", addr);
 		return log_error_errno(r, "--metrics %s: cannot listen: %m", addr);
 	}
-	return fd;
+	return TAKE_FD(fd);
+}
+
+static void metrics_closep(struct metrics **m)
+{
+	metrics_close(*m);
 }
 
 int metrics_open(struct metrics **out, sd_event *ev, const char *addr, const struct metrics_sources *src)
 {
-	struct metrics *m;
+	_cleanup_(metrics_closep) struct metrics *m = NULL;
 	const union MHD_DaemonInfo *info;
 	int fd = inherited_socket(), r;
 
@@ -427,24 +455,22 @@ int metrics_open(struct metrics **out, sd_event *ev, const char *addr, const str
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return log_error_errno(-ENOMEM, "metrics: %m");
+	m->fd = -1;
 	m->src = *src;
 	if (fd >= 0) {
 		/* socket activation: the unit's ListenStream= wins over --metrics */
-		if (sd_is_socket(fd, AF_UNSPEC, SOCK_STREAM, 1) <= 0) {
-			free(m);
+		if (sd_is_socket(fd, AF_UNSPEC, SOCK_STREAM, 1) <= 0)
 			return log_error_errno(-EINVAL, "metrics: the socket systemd passed as \"metrics\" is not a listening stream socket: fix the .socket unit (ListenStream=)");
-		}
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 		fcntl(fd, F_SETFD, FD_CLOEXEC);
 		snprintf(m->where, sizeof(m->where), "the socket from systemd (fd %d)", fd);
 		if (addr && *addr)
 			log_info("metrics: serving on the socket systemd passed; --metrics %s is not used", addr);
 	} else {
-		fd = listen_on(addr, m->where, sizeof(m->where));
-		if (fd < 0) {
-			free(m);
+		fd = listen_on(addr);
+		if (fd < 0)
 			return fd;
-		}
+		snprintf(m->where, sizeof(m->where), "%s", addr);
 	}
 	m->fd = fd;
 	m->mhd = MHD_start_daemon(MHD_USE_EPOLL | MHD_USE_ERROR_LOG, 0, NULL, NULL, on_request, m,
@@ -454,26 +480,21 @@ int metrics_open(struct metrics **out, sd_event *ev, const char *addr, const str
 				  MHD_OPTION_CONNECTION_LIMIT, (unsigned)16,
 				  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
 				  MHD_OPTION_END);
-	if (!m->mhd) {
-		close(fd);
-		free(m);
+	if (!m->mhd)
 		return log_error_errno(-EINVAL, "metrics: libmicrohttpd cannot serve on %s", addr ? addr : "the socket");
-	}
 	info = MHD_get_daemon_info(m->mhd, MHD_DAEMON_INFO_EPOLL_FD);
-	if (!info) {
-		metrics_close(m);
-		return log_error_errno(-EINVAL, "metrics: libmicrohttpd was built without epoll%s", "");
-	}
+	if (!info)
+		return log_error_errno(-EINVAL, "metrics: libmicrohttpd was built without epoll");
 	r = sd_event_add_io(ev, &m->io, info->epoll_fd, EPOLLIN, on_io, m);
 	if (r >= 0)
 		r = sd_event_add_time(ev, &m->timer, CLOCK_MONOTONIC, 0, 1000, on_timer, m);
-	if (r < 0) {
-		metrics_close(m);
+	if (r < 0)
 		return log_error_errno(r, "metrics: cannot watch the HTTP server: %m");
-	}
-	rearm(m);
+	r = rearm(m);
+	if (r < 0)
+		return log_error_errno(r, "metrics: cannot arm the HTTP server's timer: %m");
 	log_info("metrics: serving /metrics on %s", m->where);
-	*out = m;
+	*out = TAKE_PTR(m);
 	return 0;
 }
 
@@ -487,6 +508,6 @@ void metrics_close(struct metrics *m)
 		MHD_quiesce_daemon(m->mhd);	/* MHD would close the listening socket: it is ours */
 		MHD_stop_daemon(m->mhd);
 	}
-	close(m->fd);
+	closep(&m->fd);
 	free(m);
 }

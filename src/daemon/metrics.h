@@ -13,7 +13,6 @@ struct metrics;
 struct metrics_sources {
 	const struct collector *col;
 	const struct tp_set *tps;
-	const int *stats_fd;	/* the daemon's --bpf-stats descriptor (> 0 while held) */
 };
 
 /* Serves on the socket systemd passed under the name "metrics" if there is one, otherwise on

@@ -1,64 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <getopt.h>
-#include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
-#include "config.h"
 #include "options.h"
-
-void daemon_config_defaults(struct daemon_config *c)
-{
-	memset(c, 0, sizeof(*c));
-	c->threshold_ns = 100000;
-	c->interval_ms = 1000;
-	snprintf(c->socket_path, sizeof(c->socket_path), "%s", DEFAULT_SOCKET);
-	c->attach = ATTACH_AUTO;
-	c->ringbuf_kb = 256;
-	c->outlier_rate = 10;
-	c->log_target = LOG_TARGET_AUTO;
-	snprintf(c->tracepoints[0].name, TP_NAME_MAX, "%s", DEFAULT_TRACEPOINT);
-	c->ntracepoints = 1;
-	snprintf(c->config_path, sizeof(c->config_path), "%s", DEFAULT_CONFIG);
-	c->summary_interval_s = 600;
-	c->tracepoint_priority = LOG_DEBUG;
-}
-
-int parse_duration_ns(const char *s, uint64_t *ns)
-{
-	static const struct { const char *unit; uint64_t mult; } units[] = {
-		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
-	};
-	char *end;
-	unsigned long long v;
-
-	if (!s || *s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		return -EINVAL;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (!strcmp(end, units[i].unit)) {
-			if (v == 0 || v > UINT64_MAX / units[i].mult || v * units[i].mult > 3600000000000ull)
-				return -EINVAL;
-			*ns = v * units[i].mult;
-			return 0;
-		}
-	return -EINVAL;
-}
-
-/* --tracepoint-period / --tracepoint-counter: "SYSTEM:EVENT=VALUE", applied after all
- * --tracepoint options so their order does not matter. */
-struct tp_setting {
-	const char *opt;	/* the key, without dashes */
-	const char *arg;
-};
-
-uint32_t default_max_cells(unsigned ncpus)
-{
-	/* most handlers fire on one CPU; 32 per CPU covers a busy server, 1024 a small one */
-	return ncpus * 32 > 1024 ? ncpus * 32 : 1024;
-}
+#include "common/macro.h"
 
 static void usage(FILE *f)
 {
@@ -107,16 +53,33 @@ enum { OPT_ATTACH = 256, OPT_MAX_CELLS, OPT_RINGBUF_KB, OPT_OUTLIER_RATE, OPT_LO
        OPT_TRACEPOINT, OPT_NO_TRACEPOINTS, OPT_TP_PERIOD, OPT_TP_COUNTER,
        OPT_SUMMARY_INTERVAL, OPT_TRACEPOINT_PRIORITY, OPT_BPF_STATS, OPT_METRICS };
 
-static const char *long_name(const struct option *opts, int val)
+/* --tracepoint-period / --tracepoint-counter: "SYSTEM:EVENT=VALUE", applied after all
+ * --tracepoint options so their order does not matter. */
+struct tp_setting {
+	const char *key;
+	const char *value;
+};
+
+static const struct option *option_of(const struct option *opts, int val)
 {
 	for (; opts->name; opts++)
 		if (opts->val == val)
-			return opts->name;
-	return "?";
+			return opts;
+	return NULL;
 }
 
-int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *out, FILE *err)
+/* The getopt tail irqlat shares (src/common/util.h), as a refusal of the command line */
+static int getopt_fail(struct config_error *e, int o, char *const *argv, const char *shortopts)
 {
+	char why[sizeof(e->text)];
+
+	return config_fail(e, getopt_reason(why, sizeof(why), "irqlatd", o, argv, shortopts), CONFIG_COMMAND_LINE,
+			   "%s", why);
+}
+
+int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *out, struct config_error *e)
+{
+	/* the long names are the configuration keys */
 	static const struct option opts[] = {
 		{ "threshold-us", required_argument, NULL, 't' },
 		{ "interval-ms", required_argument, NULL, 'i' },
@@ -141,102 +104,60 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 		{ 0 },
 	};
 	static const char shortopts[] = ":t:i:s:c:vhV";
-	char bad[4];
+	static const struct config_origin cmdline = { 0 };
 	struct tp_setting settings[2 * MAX_TRACEPOINTS];
 	unsigned nsettings = 0;
-	int tp_given = 0;
-	char why[256];
-	int o;
+	bool tp_given = false;
+	int o, r;
 
 	optind = 0;	/* reset, so tests can parse more than once */
 	opterr = 0;
 	while ((o = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
-		switch (o) {
-		case 't':
-		case 'i':
-		case 's':
-		case OPT_ATTACH:
-		case OPT_MAX_CELLS:
-		case OPT_RINGBUF_KB:
-		case OPT_OUTLIER_RATE:
-		case OPT_LOG_TARGET:
-		case OPT_SUMMARY_INTERVAL:
-		case OPT_TRACEPOINT_PRIORITY:
-		case OPT_METRICS: {
-			/* one meaning per key: the configuration file's keys are these options */
-			const char *key = long_name(opts, o);
+		const struct option *opt = option_of(opts, o);
 
-			if (config_set(c, key, optarg, why, sizeof(why)) < 0) {
-				fprintf(err, "irqlatd: --%s %s\n", key, why);
-				return EXIT_USAGE;
-			}
-			break;
-		}
+		switch (o) {
+		case 'h':
+			if (out)
+				usage(out);
+			return 1;
+		case 'V':
+			if (out)
+				fprintf(out, "irqlatd %s\n", IRQLAT_VERSION);
+			return 1;
+		case ':':
+		case '?':
+			return getopt_fail(e, o, argv, shortopts);
 		case OPT_TRACEPOINT:
-			if (!tp_given) {	/* the first one replaces the built-in default */
+			if (!tp_given) {	/* the first one replaces the built-in default (or the file's) */
 				c->ntracepoints = 0;
-				tp_given = 1;
+				tp_given = true;
 			}
-			if (!*optarg || strlen(optarg) >= TP_NAME_MAX) {
-				fprintf(err, "irqlatd: --tracepoint takes SYSTEM:EVENT of 1 to %d bytes\n", TP_NAME_MAX - 1);
-				return EXIT_USAGE;
-			}
-			if (tracepoint_add(c, optarg, strlen(optarg), why, sizeof(why)) < 0) {
-				fprintf(err, "irqlatd: --tracepoint %s\n", why);
-				return EXIT_USAGE;
-			}
-			break;
-		case OPT_NO_TRACEPOINTS:
-			c->ntracepoints = 0;
-			tp_given = 1;
+			r = config_tracepoint_add(c, optarg, strlen(optarg), &cmdline, e);
+			if (r < 0)
+				return r;
 			break;
 		case OPT_TP_PERIOD:
 		case OPT_TP_COUNTER:
-			if (nsettings == sizeof(settings) / sizeof(settings[0])) {
-				fprintf(err, "irqlatd: too many --tracepoint-period/--tracepoint-counter options\n");
-				return EXIT_USAGE;
-			}
-			settings[nsettings++] = (struct tp_setting){
-				o == OPT_TP_PERIOD ? "tracepoint-period" : "tracepoint-counter", optarg };
+			if (nsettings == ELEMENTSOF(settings))
+				return config_fail(e, -E2BIG, CONFIG_COMMAND_LINE,
+						   "too many --tracepoint-period/--tracepoint-counter options");
+			settings[nsettings++] = (struct tp_setting){ opt->name, optarg };
 			break;
-		case OPT_BPF_STATS:
-			c->bpf_stats = 1;
-			break;
-		case 'c':
-			if (!*optarg || strlen(optarg) >= sizeof(c->config_path)) {
-				fprintf(err, "irqlatd: --config takes a file path\n");
-				return EXIT_USAGE;
-			}
-			snprintf(c->config_path, sizeof(c->config_path), "%s", optarg);
-			c->config_explicit = 1;
-			break;
-		case 'v':
-			c->verbose = 1;
-			break;
-		case 'h':
-			usage(out);
-			return -1;
-		case 'V':
-			fprintf(out, "irqlatd %s\n", IRQLAT_VERSION);
-			return -1;
-		case ':':
-			fprintf(err, "irqlatd: option %s needs a value; see irqlatd --help\n",
-				getopt_bad_option(o, argv, shortopts, bad, sizeof(bad)));
-			return EXIT_USAGE;
 		default:
-			fprintf(err, "irqlatd: unknown option '%s'; see irqlatd --help\n",
-				getopt_bad_option(o, argv, shortopts, bad, sizeof(bad)));
-			return EXIT_USAGE;
+			if (o == OPT_NO_TRACEPOINTS)
+				tp_given = true;
+			/* a flag is the key set to yes */
+			r = config_set(c, opt->name, opt->has_arg ? optarg : "yes", &cmdline, e);
+			if (r < 0)
+				return r;
 		}
 	}
-	if (optind < argc) {
-		fprintf(err, "irqlatd: unexpected argument '%s'; see irqlatd --help\n", argv[optind]);
-		return EXIT_USAGE;
+	if (optind < argc)
+		return getopt_fail(e, 0, argv, shortopts);
+	for (unsigned i = 0; i < nsettings; i++) {
+		r = config_set(c, settings[i].key, settings[i].value, &cmdline, e);
+		if (r < 0)
+			return r;
 	}
-	for (unsigned i = 0; i < nsettings; i++)
-		if (config_set(c, settings[i].opt, settings[i].arg, why, sizeof(why)) < 0) {
-			fprintf(err, "irqlatd: --%s %s\n", settings[i].opt, why);
-			return EXIT_USAGE;
-		}
 	return 0;
 }

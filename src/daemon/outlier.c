@@ -16,11 +16,6 @@ struct outlier_bucket {
 	uint64_t worst_ns;
 };
 
-void format_duration(char *buf, size_t len, uint64_t ns)
-{
-	fmt_duration(buf, len, ns, " ");
-}
-
 void outlier_init(struct outlier_limiter *l, unsigned per_second, uint64_t threshold_ns)
 {
 	memset(l, 0, sizeof(*l));
@@ -39,8 +34,8 @@ void outlier_format(char *buf, size_t len, const struct outlier_event *e, uint64
 {
 	char d[32], t[32];
 
-	format_duration(d, sizeof(d), e->duration_ns);
-	format_duration(t, sizeof(t), threshold_ns);
+	fmt_duration(d, sizeof(d), e->duration_ns, " ");
+	fmt_duration(t, sizeof(t), threshold_ns, " ");
 	snprintf(buf, len, "IRQ %u (%.*s) handler ran %s on CPU %u (threshold %s), interrupting %.*s[%u]",
 		 e->irq, IRQ_NAME_LEN, e->name, d, e->cpu, t, TASK_COMM_LEN_ABI, e->comm, e->pid);
 }
@@ -70,8 +65,8 @@ static void log_suppressed(struct outlier_limiter *l, struct outlier_bucket *b)
 
 	if (!b->suppressed)
 		return;
-	format_duration(worst, sizeof(worst), b->worst_ns);
-	format_duration(limit, sizeof(limit), l->threshold_ns);
+	fmt_duration(worst, sizeof(worst), b->worst_ns, " ");
+	fmt_duration(limit, sizeof(limit), l->threshold_ns, " ");
 	jf_add(&f, "IRQ=%u", b->irq);
 	jf_add(&f, "IRQ_NAME=%s", b->name);
 	jf_add(&f, "SUPPRESSED=%llu", (unsigned long long)b->suppressed);

@@ -30,6 +30,5 @@ void outlier_flush_all(struct outlier_limiter *l);
 /* New limit and threshold (reload); flushes what was counted under the old ones. */
 void outlier_configure(struct outlier_limiter *l, unsigned per_second, uint64_t threshold_ns);
 void outlier_format(char *buf, size_t len, const struct outlier_event *e, uint64_t threshold_ns);
-void format_duration(char *buf, size_t len, uint64_t ns);
 
 #endif

@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include <bpf/bpf.h>
 #include "report.h"
 
 static void add_u64(json_object *o, const char *k, uint64_t v)
@@ -54,59 +53,24 @@ static json_object *handler_object(const struct collector *c, const struct handl
 	return o;
 }
 
-/* kernel.bpf_stats_enabled is 1 while the sysctl is set or anyone holds a
- * bpf_enable_stats() fd (irqlatd --bpf-stats): only then do run_time_ns/run_cnt move. */
-static int stats_fd_held;
-
-void report_set_bpf_stats(int held)
-{
-	stats_fd_held = held;
-}
-
-static int bpf_stats_enabled(void)
-{
-	if (stats_fd_held)
-		return 1;	/* the sysctl file shows only the sysctl's own setting */
-	FILE *f = fopen("/proc/sys/kernel/bpf_stats_enabled", "re");
-	int v = 0;
-
-	if (!f)
-		return 0;
-	if (fscanf(f, "%d", &v) != 1)
-		v = 0;
-	fclose(f);
-	return v;
-}
-
-/* The daemon's own cost: the kernel's run-time statistics of the entry and exit programs.
- * One IRQ runs both, so ns per IRQ is their summed run time over the exit program's runs.
- * The counters are cumulative while stats are on; clients take deltas between snapshots.
- * (bpf_obj_get_info_by_fd: libbpf 1.1 has no bpf_prog_get_info_by_fd yet.) */
+/* The daemon's own cost (loader_read_cost); clients take deltas between snapshots. */
 static json_object *bpf_cost_object(const struct loader *l)
 {
-	json_object *o = json_object_new_object();
-	struct bpf_prog_info entry = { 0 }, exit_ = { 0 };
-	__u32 len = sizeof(entry);
-	int on = bpf_stats_enabled();
-	uint64_t run_ns, runs;
+	json_object *o = json_object_new_object(), *ids;
+	struct loader_cost cost;
+	int r = loader_read_cost(l, &cost);
 
-	json_object_object_add(o, "stats_enabled", json_object_new_boolean(on));
-	if (!l || l->entry_prog_fd <= 0 || l->exit_prog_fd <= 0 ||
-	    bpf_obj_get_info_by_fd(l->entry_prog_fd, &entry, &len) < 0)
+	json_object_object_add(o, "stats_enabled", json_object_new_boolean(cost.stats_enabled));
+	if (r < 0)
 		return o;
-	len = sizeof(exit_);
-	if (bpf_obj_get_info_by_fd(l->exit_prog_fd, &exit_, &len) < 0)
-		return o;
-	json_object *ids = json_object_new_array();
-	json_object_array_add(ids, json_object_new_int((int)entry.id));
-	json_object_array_add(ids, json_object_new_int((int)exit_.id));
+	ids = json_object_new_array();
+	json_object_array_add(ids, json_object_new_int((int)cost.entry_id));
+	json_object_array_add(ids, json_object_new_int((int)cost.exit_id));
 	json_object_object_add(o, "prog_ids", ids);
-	run_ns = entry.run_time_ns + exit_.run_time_ns;
-	runs = exit_.run_cnt;
-	add_u64(o, "run_time_ns", run_ns);
-	add_u64(o, "run_cnt", runs);
-	if (runs)
-		json_object_object_add(o, "ns_per_irq", json_object_new_double((double)run_ns / (double)runs));
+	add_u64(o, "run_time_ns", cost.run_time_ns);
+	add_u64(o, "run_cnt", cost.run_cnt);
+	if (cost.run_cnt)
+		json_object_object_add(o, "ns_per_irq", json_object_new_double((double)cost.run_time_ns / (double)cost.run_cnt));
 	return o;
 }
 

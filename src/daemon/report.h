@@ -15,15 +15,13 @@ struct daemon_info {
 	uint32_t ringbuf_bytes;
 	const char *socket_path;
 	int pid;
-	int bpf_stats;		/* irqlatd --bpf-stats holds a bpf_enable_stats() fd */
+	int bpf_stats;		/* irqlatd --bpf-stats holds a bpf_enable_stats() fd (loader.stats_fd) */
 };
 
 /* {"time":..,"uptime_s":..,"window":"10s","window_s":..,"irqs":[...],"drops":{..}} */
 json_object *report_summary(const struct collector *c, enum window w);
 /* Handlers whose IRQ number is irq (irq >= 0) or whose name is name (name != NULL), or all. */
 json_object *report_hist(const struct collector *c, enum window w, int irq, const char *name);
-/* irqlatd --bpf-stats holds the stats fd: report the stats as on. */
-void report_set_bpf_stats(int held);
 json_object *report_status(const struct collector *c, const struct daemon_info *info);
 
 #endif

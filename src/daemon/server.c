@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "log.h"
 #include "server.h"
+#include "common/json.h"
 
 #define CLIENT_IN_MAX (64 * 1024)	/* a request line longer than this is refused */
 #define CLIENT_OUT_MAX (4 * 1024 * 1024)	/* a subscriber this far behind loses lines */
@@ -69,17 +70,18 @@ static int client_flush(struct client *cl)
 		memmove(cl->out, cl->out + n, cl->out_len - (size_t)n);
 		cl->out_len -= (size_t)n;
 	}
-	sd_event_source_set_io_events(cl->io, EPOLLIN | (cl->out_len ? EPOLLOUT : 0));
-	return 0;
+	/* what is left is sent when the socket can take it */
+	return sd_event_source_set_io_events(cl->io, EPOLLIN | (cl->out_len ? EPOLLOUT : 0));
 }
 
-static int client_queue(struct client *cl, const char *s, size_t len)
+/* Queues s and a newline, both or (out of memory) neither. */
+static int client_queue_line(struct client *cl, const char *s, size_t len)
 {
-	if (cl->out_len + len > cl->out_cap) {
+	if (cl->out_len + len + 1 > cl->out_cap) {
 		size_t cap = cl->out_cap ? cl->out_cap : 4096;
 		char *p;
 
-		while (cap < cl->out_len + len)
+		while (cap < cl->out_len + len + 1)
 			cap *= 2;
 		p = realloc(cl->out, cap);
 		if (!p)
@@ -88,44 +90,80 @@ static int client_queue(struct client *cl, const char *s, size_t len)
 		cl->out_cap = cap;
 	}
 	memcpy(cl->out + cl->out_len, s, len);
-	cl->out_len += len;
+	cl->out[cl->out_len + len] = '\n';
+	cl->out_len += len + 1;
 	return 0;
+}
+
+static const char *json_line(json_object *o)
+{
+	return json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 }
 
 static int client_send(struct client *cl, json_object *o)
 {
-	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-	int r = client_queue(cl, s, strlen(s));
+	const char *s = json_line(o);
 
-	if (r == 0)
-		r = client_queue(cl, "\n", 1);
-	return r;
+	return client_queue_line(cl, s, strlen(s));
 }
 
-static json_object *error_reply(const char *msg)
-{
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "ok", json_object_new_boolean(0));
-	json_object_object_add(o, "error", json_object_new_string(msg));
-	return o;
-}
-
-static void client_line(struct client *cl, const char *line, size_t len)
+/* One request line: its answer queued. */
+static int client_line(struct client *cl, const char *line, size_t len)
 {
 	struct json_tokener *tok = json_tokener_new();
-	json_object *req = json_tokener_parse_ex(tok, line, (int)len), *resp;
+	_cleanup_json_ json_object *req = NULL, *resp = NULL;
 
+	if (!tok)
+		return -ENOMEM;
+	req = json_tokener_parse_ex(tok, line, (int)len);
 	if (!req || json_tokener_get_error(tok) != json_tokener_success || !json_object_is_type(req, json_type_object))
-		resp = error_reply("request is not a JSON object on one line; example: {\"cmd\":\"summary\"}");
+		resp = json_error_reply("request is not a JSON object on one line; example: {\"cmd\":\"summary\"}");
 	else
 		resp = cl->srv->fn(cl->srv->userdata, cl, req);
 	json_tokener_free(tok);
-	json_object_put(req);
-	if (resp) {
-		client_send(cl, resp);
-		json_object_put(resp);
+	return resp ? client_send(cl, resp) : 0;
+}
+
+/* Reads what the client sent and answers each complete line; < 0: the client is gone (or
+ * cannot be served) and is to be dropped. */
+static int client_process(struct client *cl, int fd, uint32_t revents)
+{
+	int r;
+
+	if (revents & EPOLLOUT) {
+		r = client_flush(cl);
+		if (r < 0)
+			return r;
 	}
+	if (revents & (EPOLLIN | EPOLLHUP | EPOLLERR)) {
+		ssize_t n = read(fd, cl->in + cl->in_len, sizeof(cl->in) - cl->in_len);
+		char *nl;
+
+		if (n == 0)
+			return -ECONNRESET;	/* closed by the client */
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			return -errno;
+		if (n > 0)
+			cl->in_len += (size_t)n;
+		while ((nl = memchr(cl->in, '\n', cl->in_len))) {
+			size_t len = (size_t)(nl - cl->in);
+
+			r = client_line(cl, cl->in, len);
+			if (r < 0)
+				return r;
+			memmove(cl->in, nl + 1, cl->in_len - len - 1);
+			cl->in_len -= len + 1;
+		}
+		if (cl->in_len == sizeof(cl->in)) {
+			_cleanup_json_ json_object *e = json_error_reply("request line longer than 64 KiB");
+
+			r = client_send(cl, e);
+			if (r < 0)
+				return r;
+			cl->in_len = 0;
+		}
+	}
+	return client_flush(cl);
 }
 
 static int client_io(sd_event_source *s, int fd, uint32_t revents, void *userdata)
@@ -133,64 +171,42 @@ static int client_io(sd_event_source *s, int fd, uint32_t revents, void *userdat
 	struct client *cl = userdata;
 	(void)s;
 
-	if (revents & EPOLLOUT && client_flush(cl) < 0)
-		goto drop;
-	if (revents & (EPOLLIN | EPOLLHUP | EPOLLERR)) {
-		ssize_t n = read(fd, cl->in + cl->in_len, sizeof(cl->in) - cl->in_len);
-
-		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
-			goto drop;
-		if (n > 0)
-			cl->in_len += (size_t)n;
-		char *nl;
-		while ((nl = memchr(cl->in, '\n', cl->in_len))) {
-			size_t len = (size_t)(nl - cl->in);
-
-			client_line(cl, cl->in, len);
-			memmove(cl->in, nl + 1, cl->in_len - len - 1);
-			cl->in_len -= len + 1;
-		}
-		if (cl->in_len == sizeof(cl->in)) {
-			json_object *e = error_reply("request line longer than 64 KiB");
-
-			client_send(cl, e);
-			json_object_put(e);
-			cl->in_len = 0;
-		}
-	}
-	if (client_flush(cl) < 0)
-		goto drop;
-	return 0;
-drop:
-	client_free(cl);
+	if (client_process(cl, fd, revents) < 0)
+		client_free(cl);	/* the client sees its connection closed */
 	return 0;
 }
 
 static int listen_io(sd_event_source *s, int fd, uint32_t revents, void *userdata)
 {
 	struct server *srv = userdata;
-	struct client *cl;
-	int cfd;
+	_cleanup_close_ int cfd = -1;
+	_cleanup_free_ struct client *cl = NULL;
+	int r;
 	(void)s;
 	(void)revents;
 
 	cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-	if (cfd < 0)
+	if (cfd < 0) {
+		/* gone before we took it, or already taken: nothing to say */
+		if (errno == EAGAIN || errno == EINTR || errno == ECONNABORTED)
+			return 0;
+		log_warning_errno(-errno, "cannot accept a client on %s: %m", srv->path);
 		return 0;
+	}
 	cl = calloc(1, sizeof(*cl));
 	if (!cl) {
-		close(cfd);
+		log_warning_errno(-ENOMEM, "cannot take a client on %s: %m", srv->path);
+		return 0;
+	}
+	r = sd_event_add_io(srv->ev, &cl->io, cfd, EPOLLIN, client_io, cl);
+	if (r < 0) {
+		log_warning_errno(r, "cannot watch a client on %s: %m", srv->path);
 		return 0;
 	}
 	cl->srv = srv;
-	cl->fd = cfd;
-	if (sd_event_add_io(srv->ev, &cl->io, cfd, EPOLLIN, client_io, cl) < 0) {
-		close(cfd);
-		free(cl);
-		return 0;
-	}
+	cl->fd = TAKE_FD(cfd);
 	cl->next = srv->clients;
-	srv->clients = cl;
+	srv->clients = TAKE_PTR(cl);
 	srv->nclients++;
 	return 0;
 }
@@ -210,11 +226,17 @@ static int mkdir_parents(const char *path)
 	return 0;
 }
 
+static void server_closep(struct server **srv)
+{
+	server_close(*srv);
+}
+
 int server_open(struct server **out, sd_event *ev, const char *path, server_request_fn fn, void *userdata)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	struct server *srv;
-	int fd, r;
+	_cleanup_(server_closep) struct server *srv = NULL;
+	_cleanup_close_ int fd = -1;
+	int r;
 
 	if (strlen(path) >= sizeof(sa.sun_path)) {
 		log_error("socket path %s is too long (at most %zu bytes)", path, sizeof(sa.sun_path) - 1);
@@ -231,46 +253,41 @@ int server_open(struct server **out, sd_event *ev, const char *path, server_requ
 	r = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
 	if (r < 0 && errno == EADDRINUSE) {
 		/* A live daemon answers connect(); a stale file from a crash does not. */
-		int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		_cleanup_close_ int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
 		if (probe >= 0 && connect(probe, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
-			close(probe);
-			close(fd);
 			log_error("another irqlatd is already serving %s: stop it first, or give this one --socket PATH", path);
 			return -EADDRINUSE;
 		}
-		if (probe >= 0)
-			close(probe);
 		unlink(path);
 		r = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
 	}
 	/* r < 0: bind's own error (EACCES on the folder, ...), not listen's EINVAL on an unbound socket */
-	if (r < 0 || listen(fd, 16) < 0) {
-		r = -errno;
-		close(fd);
-		return log_error_errno(r, "cannot listen on %s: %m", path);
-	}
+	if (r < 0 || listen(fd, 16) < 0)
+		return log_error_errno(-errno, "cannot listen on %s: %m", path);
 	/* Anyone may read the summaries; the few requests that change something (detach, attach)
 	 * check the caller's uid with SO_PEERCRED. */
-	chmod(path, 0666);
+	if (chmod(path, 0666) < 0)
+		log_warning_errno(-errno, "cannot let every user connect to %s (only root can now): %m", path);
 
 	srv = calloc(1, sizeof(*srv));
 	if (!srv) {
-		close(fd);
 		unlink(path);
-		return -ENOMEM;
+		return log_error_errno(-ENOMEM, "cannot serve %s: %m", path);
 	}
 	srv->ev = ev;
-	srv->fd = fd;
+	srv->fd = TAKE_FD(fd);	/* from here on server_close closes it and removes the file */
 	srv->path = strdup(path);
 	srv->fn = fn;
 	srv->userdata = userdata;
-	r = sd_event_add_io(ev, &srv->listen_io, fd, EPOLLIN, listen_io, srv);
-	if (r < 0) {
-		server_close(srv);
-		return log_error_errno(r, "cannot watch socket %s: %m", path);
+	if (!srv->path) {
+		unlink(path);
+		return log_error_errno(-ENOMEM, "cannot serve %s: %m", path);
 	}
-	*out = srv;
+	r = sd_event_add_io(ev, &srv->listen_io, srv->fd, EPOLLIN, listen_io, srv);
+	if (r < 0)
+		return log_error_errno(r, "cannot watch socket %s: %m", path);
+	*out = TAKE_PTR(srv);
 	return 0;
 }
 
@@ -303,22 +320,24 @@ void server_broadcast(struct server *srv, json_object *o)
 		if (!cl->subscribed)
 			continue;
 		if (!s) {
-			s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+			s = json_line(o);
 			len = strlen(s);
 		}
+		/* a subscriber this far behind (or no memory to queue for it) loses the line, and is
+		 * told how many it lost before the next one it gets */
 		if (cl->out_len + len + 1 > CLIENT_OUT_MAX) {
 			cl->lost++;
 			continue;
 		}
 		if (cl->lost) {
 			char note[64];
-			int n = snprintf(note, sizeof(note), "{\"lost\":%llu}\n", (unsigned long long)cl->lost);
+			int n = snprintf(note, sizeof(note), "{\"lost\":%llu}", (unsigned long long)cl->lost);
 
-			client_queue(cl, note, (size_t)n);
-			cl->lost = 0;
+			if (client_queue_line(cl, note, (size_t)n) == 0)
+				cl->lost = 0;
 		}
-		client_queue(cl, s, len);
-		client_queue(cl, "\n", 1);
+		if (client_queue_line(cl, s, len) < 0)
+			cl->lost++;
 		if (client_flush(cl) < 0)
 			client_free(cl);
 	}
@@ -329,12 +348,13 @@ unsigned server_clients(const struct server *srv)
 	return srv->nclients;
 }
 
-long client_peer_uid(const struct client *cl)
+int client_peer_uid(const struct client *cl, uid_t *ret)
 {
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
 
 	if (getsockopt(cl->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
-		return -1;
-	return (long)cred.uid;
+		return -errno;
+	*ret = cred.uid;
+	return 0;
 }

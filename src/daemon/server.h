@@ -5,6 +5,7 @@
 #ifndef IRQLAT_SERVER_H
 #define IRQLAT_SERVER_H
 
+#include <sys/types.h>
 #include <json-c/json.h>
 #include <systemd/sd-event.h>
 
@@ -21,7 +22,8 @@ void server_close(struct server *s);	/* closes clients, removes the socket file 
 void server_broadcast(struct server *s, json_object *o);
 void client_subscribe(struct client *cl);
 unsigned server_clients(const struct server *s);
-/* The client's uid from SO_PEERCRED, or -1: for the few requests that change something. */
-long client_peer_uid(const struct client *cl);
+/* The client's uid from SO_PEERCRED, for the few requests that change something; 0 or a
+ * negative errno. */
+int client_peer_uid(const struct client *cl, uid_t *ret);
 
 #endif

@@ -1,10 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Consuming module (or any) tracepoints: one raw_tp program instance per tracepoint, its
  * arguments named from BTF or the tracefs format, attached when the tracepoint appears,
- * detached on request so its module can be unloaded; per-tracepoint summaries. */
+ * detached on request so its module can be unloaded; per-tracepoint summaries.
+ *
+ * One header, five files, each one job (docs/tracepoints.md):
+ *   tracepoints.c   the set: start, stop, its timers and SIGUSR1
+ *   tp_resolve.c    names, tracefs, where a tracepoint is and what its arguments are (BTF, format)
+ *   tp_attach.c     attaching and detaching one tracepoint, and noticing it appear or change
+ *   tp_events.c     one ring-buffer record: counts, gaps, lateness, the journal, subscribers
+ *   tp_json.c       the summary array, the detach/attach requests, what metrics.c reads */
 #ifndef IRQLAT_TRACEPOINTS_H
 #define IRQLAT_TRACEPOINTS_H
 
+#include <stdbool.h>
 #include <json-c/json.h>
 #include <systemd/sd-event.h>
 #include "hist.h"
@@ -12,6 +20,10 @@
 #include "server.h"
 
 #define TP_RATE_SECONDS 10
+/* intervals looked at before an unconfigured period is fixed (their minimum) */
+#define TP_ESTIMATE_INTERVALS 16
+#define TP_ERROR_MAX 200
+#define TP_TRACEFS "/sys/kernel/tracing"
 
 enum tp_state {
 	TP_INVALID,	/* malformed name: never attached */
@@ -49,7 +61,7 @@ struct tracepoint {
 	struct tracepoint_bpf *skel;
 	int link_fd;		/* the raw_tp link, -1 when not attached */
 	unsigned attaches;
-	char error[200];
+	char error[TP_ERROR_MAX];	/* why it is not attached, for summaries (irqlat --top) */
 
 	/* summary, cumulative over attaches */
 	uint64_t events;
@@ -64,6 +76,7 @@ struct tracepoint {
 	uint64_t prev_ts_ns;	/* 0: the next event starts a new run of intervals */
 	uint64_t period_ns;	/* configured, or estimated */
 	unsigned estimate_left;	/* intervals still to look at before the estimate is fixed */
+	uint64_t estimate_ns[TP_ESTIMATE_INTERVALS];	/* those seen so far, replayed once it is */
 	uint64_t intervals, early;
 	struct hist lateness;	/* interval minus period, ns (early ones count as 0) */
 };
@@ -74,7 +87,8 @@ struct tp_set {
 	struct ring_buffer *rb;
 	struct server *srv;
 	int ringbuf_fd, drops_fd;
-	int tracefs_ok;
+	/* why tracefs cannot be used, the error every tracepoint then shows; "" when it can */
+	char tracefs_error[TP_ERROR_MAX];
 	struct tracepoint *tps;
 	unsigned n;
 	uint64_t tick;
@@ -82,23 +96,66 @@ struct tp_set {
 	const struct daemon_config *cfg;	/* the daemon's, kept current by reloads */
 };
 
+/* ---- the daemon's interface ---- */
+
 /* Starts consuming the configured tracepoints; a bad or missing tracepoint is logged, not an
  * error. Fails only when the event loop cannot take the timer. */
 int tracepoints_start(struct tp_set *s, sd_event *ev, struct server *srv, const struct daemon_config *cfg,
 		      struct ring_buffer *rb, int ringbuf_fd, int drops_fd);
 void tracepoints_stop(struct tp_set *s);
-/* A RB_TRACEPOINT record from the ring buffer. */
-void tracepoints_handle(struct tp_set *s, const void *data, size_t size);
+/* A RB_TRACEPOINT record from the ring buffer; -EBADMSG (and nothing counted) for a record
+ * too short or of no tracepoint of the set. */
+int tracepoints_handle(struct tp_set *s, const void *data, size_t size);
 /* The "tracepoints" array of a summary. */
 json_object *tracepoints_json(const struct tp_set *s);
 /* {"cmd":"detach"|"attach","tracepoint":"SYSTEM:EVENT"|"all"} from a client with uid uid. */
 json_object *tracepoints_request(struct tp_set *s, const char *cmd, json_object *req, long uid);
 
-/* Parsing, exposed for unit tests. */
+/* What other modules read of one tracepoint (metrics.c), without its insides. */
+enum tp_counter { TP_COUNTER_EVENTS, TP_COUNTER_GAPS, TP_COUNTER_MISSED, TP_COUNTERS };
+struct tp_info {
+	const char *name;	/* as configured, at most TP_NAME_MAX bytes */
+	bool attached;
+	uint64_t counter[TP_COUNTERS];	/* cumulative since start */
+};
+unsigned tracepoints_count(const struct tp_set *s);
+/* Tracepoint i (< tracepoints_count()) of the set. */
+struct tp_info tracepoints_info(const struct tp_set *s, unsigned i);
+
+/* ---- between the tp_*.c files (and their unit tests) ---- */
+
+/* tp_resolve.c */
 int tp_name_split(const char *name, char *system, size_t slen, char *event, size_t elen);
-/* Reads the fields after the common_ ones of a tracefs format file's text. */
+/* Reads the fields after the common_ ones of a tracefs format file's text: their count, or
+ * -E2BIG when there are more than max. */
 int tp_parse_format(const char *text, struct tp_arg *args, unsigned max);
+struct btf;
+/* The arguments of t->event from the btf_trace_EVENT typedef in btf (names from
+ * __bpf_trace_EVENT when it has them): -ENOENT when btf has no such typedef. */
+int tp_args_from_btf(struct tracepoint *t, const struct btf *btf);
+/* BTF (vmlinux's, then each module's), else the tracefs format; sets t->args_source. */
+int tp_resolve_args(struct tracepoint *t);
+/* 0 and *id filled when tracefs has the event; -errno (and *id zeroed) when not. */
+int tp_identity_read(const struct tracepoint *t, struct tp_identity *id);
+bool tp_system_present(const struct tracepoint *t);
+/* Mounts tracefs when it is not mounted; on failure -errno, and the sentence to show in
+ * s->tracefs_error. */
+int tp_tracefs_ready(struct tp_set *s);
+
+/* tp_attach.c */
+/* Loads and attaches t's program; on failure -errno, t->error says why, logged once here. */
+int tp_attach(struct tp_set *s, struct tracepoint *t);
+void tp_detach(struct tracepoint *t);
+/* Detaches an attached t (journal entry, log line saying why); false when it was not. */
+bool tp_detach_logged(struct tracepoint *t, const char *why);
+/* What changed in tracefs since the last look, for a tracepoint that is not attached:
+ * attaches it when it appeared or was reloaded (tp_attach's result), logs when it went. */
+int tp_check(struct tp_set *s, struct tracepoint *t);
+
+/* tp_events.c */
 /* ftrace's line for one event: "  comm-pid  [cpu] sec.usec: event: a=1 b=2". */
 void tp_format_line(char *buf, size_t len, const struct tracepoint *t, const struct tracepoint_event *e);
+/* An argument's value as JSON, by its type. */
+json_object *tp_arg_json(const struct tp_arg *a, uint64_t v);
 
 #endif

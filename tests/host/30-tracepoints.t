@@ -2,9 +2,9 @@
 # Tracepoint consumption against ftrace's own record of the same tracepoint. The host cannot
 # load modules, but the consumer is generic: sched:sched_process_exec fires once per exec, and
 # a private ftrace instance records the same execs independently. Plus the bad-input lines,
-# detach/attach (socket, uid check, SIGUSR1).
+# detach/attach (socket, uid check, SIGUSR1), and the same counts on /metrics.
 . "$(dirname "$0")/../lib.sh"
-plan 24
+plan 25
 
 mount_fs
 chmod 755 "$TMP"	# the non-root client below must reach the socket
@@ -18,8 +18,9 @@ COMM=$(basename "$PROG" | cut -c1-15)
 cleanup_inst() { [ -d "$INST" ] && { echo 0 > "$INST/events/sched/sched_process_exec/enable"; rmdir "$INST"; }; }
 trap 'cleanup_inst; cleanup' EXIT
 
+MP=$(free_port)
 start_daemon --interval-ms 200 --tracepoint sched:sched_process_exec --tracepoint bad-name \
-	--tracepoint sched:no_such_event --tracepoint silly:me_silly
+	--tracepoint sched:no_such_event --tracepoint silly:me_silly --metrics "127.0.0.1:$MP"
 check "daemon starts with a malformed and a missing tracepoint among good ones" test -n "$DAEMON_PID"
 check "malformed name: one line naming it" test "$(grep -c "'bad-name'" "$TMP/daemon.log")" -eq 1
 check "nonexistent tracepoint: one line naming it" test "$(grep -c 'sched:no_such_event' "$TMP/daemon.log")" -eq 1
@@ -88,6 +89,18 @@ tp() { jq -c --arg n "$1" '.tracepoints[] | select(.tracepoint == $n)' <<<"$snap
 check "summary: sched_process_exec counted at least the execs" test "$(tp sched:sched_process_exec | jq .events)" -ge $N
 check "summary: states of the others (waiting, invalid)" \
 	test "$(tp silly:me_silly | jq -r .state) $(tp bad-name | jq -r .state) $(tp sched:no_such_event | jq -r .state)" = "waiting invalid waiting"
+# /metrics reads the same counters: every exec on the machine counts, so the page's count lies
+# between two summaries taken around it (the summary's count is checked against ftrace above);
+# sched_process_exec has no counting argument, so no gaps; attached 1 only for the attached one
+tp_events() { irqlat --top --batch -n 1 --json | jq '.tracepoints[] | select(.tracepoint == "sched:sched_process_exec") | .events'; }
+lo=$(tp_events); curl -s -o "$TMP/metrics" "http://127.0.0.1:$MP/metrics"; hi=$(tp_events)
+metric() { sed -n "s/^$1{tracepoint=\"$2\"} //p" "$TMP/metrics"; }
+m_events=$(metric irqlat_tracepoint_events_total sched:sched_process_exec)
+diag "summary events $lo, then /metrics $m_events, then summary $hi"
+check "/metrics: events_total between two summaries around it, gaps and missed 0, attached 1 for the attached one only" \
+	test "${m_events:-0}" -ge "$lo" -a "${m_events:-0}" -le "$hi" -a "$lo" -ge $N -a \
+	"$(metric irqlat_tracepoint_gaps_total sched:sched_process_exec) $(metric irqlat_tracepoint_missed_total sched:sched_process_exec)" = "0 0" -a \
+	"$(for t in sched:sched_process_exec bad-name sched:no_such_event silly:me_silly; do metric irqlat_tracepoint_attached "$t"; done | tr -d '\n')" = 1000
 check "text top shows the tracepoint section" sh -c "\"$IRQLAT\" --socket \"$SOCK\" --top --batch -n 1 | grep -qE '^  sched:sched_process_exec +attached'"
 
 # detach: by request (root only), then attach again

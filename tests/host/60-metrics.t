@@ -10,7 +10,6 @@ plan 21
 PROM_PID=
 trap 'kill "$PROM_PID" 2>/dev/null; wait "$PROM_PID" 2>/dev/null; cleanup' EXIT
 
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 fails_with() {	# fails_with RC PATTERN ARGS...: irqlatd exits RC with one line matching PATTERN
 	local rc=$1 pat=$2 out; shift 2
 	out=$("$IRQLATD" --socket "$TMP/bad.sock" --log-target stderr "$@" 2>&1)

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 #include "daemon/collect.h"
 #include "fake_bpf.h"
+#include "../helpers/hist_sample.h"
 #include "daemon/log.h"
 
 #define ACTION_A 0xffff888001000000ull
@@ -27,15 +28,6 @@ struct fixture {
 	struct hist want_a[NTICKS], want_b[NTICKS];
 	uint64_t want_a_cpu1[NTICKS];
 };
-
-static void add_sample(struct hist *h, uint64_t v)
-{
-	h->bucket[hist_bucket(v)]++;
-	h->count++;
-	h->sum_ns += v;
-	if (v > h->max_ns)
-		h->max_ns = v;
-}
 
 static int setup(void **state)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The configuration file (src/config.c): keys, precedence over defaults and under the command
- * line, and one error naming file, line and key. */
+/* The configuration file (src/daemon/config_file.c, config_build.c): keys, precedence over
+ * defaults and under the command line, and one error naming file, line and key. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -10,7 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "daemon/config.h"
+#include "daemon/config_build.h"
+#include "daemon/config_file.h"
 
 static char path[] = "/tmp/irqlat-test-config.XXXXXX";
 
@@ -23,27 +24,27 @@ static void write_file(const char *text)
 	fclose(f);
 }
 
-/* builds the configuration from argv (argv[0] is added); returns the exit code, err's text */
+/* builds the configuration from argv (argv[0] is added); returns the exit code and stderr's
+ * text as irqlatd's main gives them for config_build's answer */
 static int build(struct daemon_config *c, char *err, size_t len, ...)
 {
 	char *argv[16] = { (char *)"irqlatd" };
 	int argc = 1;
 	va_list ap;
-	char *buf = NULL;
-	size_t blen = 0;
-	FILE *ef = open_memstream(&buf, &blen), *of = fopen("/dev/null", "w");
+	struct config_error e;
+	FILE *of = fopen("/dev/null", "w"), *ef = fmemopen(err, len, "w");
 	int r;
 
 	va_start(ap, len);
 	for (char *a; (a = va_arg(ap, char *)) && argc < 15;)
 		argv[argc++] = a;
 	va_end(ap);
-	r = config_build(c, argc, argv, of, ef);
+	r = config_build(c, argc, argv, of, &e);
+	if (r < 0)
+		fprintf(ef, "irqlatd: %s\n", e.text);
 	fclose(ef);
 	fclose(of);
-	snprintf(err, len, "%s", buf ? buf : "");
-	free(buf);
-	return r;
+	return r > 0 ? -1 : r == 0 ? 0 : e.source == CONFIG_FILE ? EXIT_CONFIG : EXIT_USAGE;
 }
 
 static void test_file_then_command_line(void **state)
@@ -103,7 +104,7 @@ static void test_missing_files(void **state)
 	assert_int_equal(build(&c, err, sizeof(err), "--config", path, NULL), 78);
 	assert_non_null(strstr(err, "cannot read the configuration file: No such file or directory"));
 	/* the default path, absent: built-in defaults, no error */
-	assert_int_equal(config_load(&c, "/nonexistent/irqlatd.conf", 0, err, sizeof(err)), 0);
+	assert_int_equal(config_file_load(&c, "/nonexistent/irqlatd.conf", false, NULL), 0);
 }
 
 static void test_bad_command_line_is_2(void **state)

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The JSON the daemon answers (summary, hist, status), built over a hand-made collector whose
  * per-tick histograms and tick times the test knows, serialized as the server sends it and
- * parsed back with json-c; then the client's side: table_rows() on that JSON, and fmt_ns(). */
-#include <inttypes.h>
+ * parsed back with json-c. The client's side, table_rows(), is tests/unit/client/test_table.c. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -13,8 +12,9 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include "fake_bpf.h"
+#include "../helpers/hist_sample.h"
+#include "../helpers/json_fields.h"
 #include "daemon/report.h"
-#include "client/table.h"
 
 #define NTICKS 12	/* fewer than WINDOW_TICKS_MAX: tick t sits at index t of the rings */
 #define NHANDLERS 3
@@ -50,24 +50,6 @@ static unsigned samples(unsigned k, unsigned t, uint64_t *v)
 	return n;
 }
 
-static void add_sample(struct hist *h, uint64_t v)
-{
-	h->bucket[hist_bucket(v)]++;
-	h->count++;
-	h->sum_ns += v;
-	if (v > h->max_ns)
-		h->max_ns = v;
-}
-
-static void add_tick_sample(struct hist_tick *t, uint64_t v)
-{
-	t->bucket[hist_bucket(v)]++;
-	t->count++;
-	t->sum_ns += v;
-	if (v > t->max_ns)
-		t->max_ns = v;
-}
-
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
@@ -101,7 +83,7 @@ static int setup(void **state)
 			unsigned n = samples(k, t, v);
 
 			for (unsigned i = 0; i < n; i++) {
-				add_tick_sample(&h->ring[t], v[i]);
+				add_sample(&h->ring[t], v[i]);
 				add_sample(&h->total, v[i]);
 				h->cpus[i % h->ncpus].count++;
 				h->cpus[i % h->ncpus].window_count[t]++;
@@ -137,40 +119,6 @@ static json_object *roundtrip(json_object *o)
 	assert_non_null(back);
 	json_object_put(o);
 	return back;
-}
-
-static json_object *field(json_object *o, const char *k, json_type type)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, k, &v))
-		fail_msg("field \"%s\" missing from %s", k, json_object_to_json_string(o));
-	if (!json_object_is_type(v, type) && !(type == json_type_double && json_object_is_type(v, json_type_int)))
-		fail_msg("field \"%s\" has type %s, not %s", k, json_type_to_name(json_object_get_type(v)),
-			 json_type_to_name(type));
-	return v;
-}
-
-static uint64_t u64(json_object *o, const char *k)
-{
-	return json_object_get_uint64(field(o, k, json_type_int));
-}
-
-static double dbl(json_object *o, const char *k)
-{
-	return json_object_get_double(field(o, k, json_type_double));
-}
-
-static json_object *find_irq(json_object *irqs, const char *name)
-{
-	for (size_t i = 0; i < json_object_array_length(irqs); i++) {
-		json_object *o = json_object_array_get_idx(irqs, i);
-
-		if (!strcmp(json_object_get_string(field(o, "name", json_type_string)), name))
-			return o;
-	}
-	fail_msg("no handler named %s", name);
-	return NULL;
 }
 
 /* The window the test expects: the last n ticks, summed here, not by collect.c. */
@@ -381,83 +329,6 @@ static void test_status(void **state)
 	f->bpf.bss.next_cell = 4;
 }
 
-static void test_table_rows(void **state)
-{
-	struct fixture *f = *state;
-	json_object *s = roundtrip(report_summary(&f->c, WINDOW_10S));
-	json_object *irqs = field(s, "irqs", json_type_array);
-	struct row *rows;
-	int n;
-
-	rows = table_rows(s, &n);
-	assert_non_null(rows);
-	assert_int_equal(n, NHANDLERS);
-	for (int i = 0; i < n; i++) {
-		json_object *o = find_irq(irqs, rows[i].name);
-
-		assert_int_equal(rows[i].irq, json_object_get_int(field(o, "irq", json_type_int)));
-		assert_int_equal(rows[i].count, u64(o, "count"));
-		assert_int_equal(rows[i].spurious, u64(o, "spurious"));
-		assert_int_equal(rows[i].total_ns, u64(o, "total_ns"));
-		assert_float_equal(rows[i].rate, dbl(o, "rate"), 0);
-		assert_float_equal(rows[i].time_share, dbl(o, "time_share"), 0);
-		assert_int_equal(rows[i].avg_ns, u64(o, "avg_ns"));
-		assert_int_equal(rows[i].p50_ns, u64(o, "p50_ns"));
-		assert_int_equal(rows[i].p90_ns, u64(o, "p90_ns"));
-		assert_int_equal(rows[i].p99_ns, u64(o, "p99_ns"));
-		assert_int_equal(rows[i].p999_ns, u64(o, "p999_ns"));
-		assert_int_equal(rows[i].max_ns, u64(o, "max_ns"));
-	}
-	/* the CPUs a handler ran on, as a list */
-	for (int i = 0; i < n; i++)
-		if (!strcmp(rows[i].name, "virtio1-req.0"))
-			assert_string_equal(rows[i].cpus, "0,1");
-
-	/* sorted by p99, highest first; by IRQ, lowest first; reversed */
-	table_sort(rows, n, SORT_P99, 0);
-	for (int i = 1; i < n; i++)
-		assert_true(rows[i - 1].p99_ns >= rows[i].p99_ns);
-	table_sort(rows, n, SORT_IRQ, 0);
-	assert_int_equal(rows[0].irq, 1);
-	table_sort(rows, n, SORT_IRQ, 1);
-	assert_int_equal(rows[n - 1].irq, 1);
-	free(rows);
-	json_object_put(s);
-
-	/* not a summary: no rows, no crash */
-	s = json_tokener_parse("{\"ok\":false,\"error\":\"x\"}");
-	rows = table_rows(s, &n);
-	assert_int_equal(n, 0);
-	free(rows);
-	json_object_put(s);
-}
-
-static void test_fmt_ns(void **state)
-{
-	static const struct {
-		uint64_t ns;
-		const char *text;
-	} cases[] = {
-		{ 0, "0ns" }, { 850, "850ns" }, { 999, "999ns" },
-		{ 1000, "1.0us" }, { 3100, "3.1us" }, { 9940, "9.9us" },
-		{ 41000, "41us" }, { 41499, "41us" }, { 999000, "999us" },
-		{ 1200000, "1.2ms" }, { 9900000, "9.9ms" }, { 41000000, "41ms" }, { 999000000, "999ms" },
-		{ 2000000000, "2.00s" }, { 12345000000ull, "12.35s" },
-		/* values that round up into the next unit are written in it */
-		{ 9999, "10us" }, { 999999, "1.0ms" }, { 9999999, "10ms" }, { 999999999, "1.00s" },
-	};
-	char buf[32];
-
-	(void)state;
-	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		fmt_ns(buf, sizeof(buf), cases[i].ns);
-		if (strcmp(buf, cases[i].text))
-			fail_msg("fmt_ns(%" PRIu64 ") = \"%s\", expected \"%s\"", cases[i].ns, buf, cases[i].text);
-		/* the widest fits the 7-character latency columns */
-		assert_true(strlen(buf) <= 7);
-	}
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -466,8 +337,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hist_buckets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hist_filters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_status, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_table_rows, setup, teardown),
-		cmocka_unit_test(test_fmt_ns),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

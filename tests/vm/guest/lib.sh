@@ -45,3 +45,31 @@ retry() {
 
 # Hundredths of a second since boot, for timing inside the guest.
 uptime_cs() { awk '{ printf "%d\n", $1 * 100 }' /proc/uptime; }
+
+# ---- irqlatd's consumed tracepoints (no jq in the guests: json-c prints plain JSON, sed
+# reads it). They call `irqlat`: the binary on PATH, or the check's own function of that name.
+# tp_summary: the summary object of silly:me_silly, on one line.
+tp_summary() {
+	irqlat --top --batch -n 1 --json | sed -n 's/.*"tracepoints":\[\(.*\)\].*/\1/p' |
+		sed 's/},{"tracepoint"/}\n{"tracepoint"/g' | grep '"tracepoint":"silly:me_silly"'
+}
+# json_field NAME < object: the value of a number or string field.
+json_field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p"; }
+tp_field() { tp_summary | json_field "$1"; }
+tp_state_is() { [ "$(tp_field state)" = "$1" ]; }
+
+# insmod_and_wait SECONDS NAME ON_FAIL: insmod sillymod (period_ms=100), then report NAME ok
+# once irqlatd shows silly:me_silly attached, within SECONDS; otherwise not ok and the command
+# ON_FAIL, which shows why. An insmod that fails ends a `set -e` check.
+insmod_and_wait() {
+	_iw_t0=$(uptime_cs)
+	insmod "$SILLYMOD_KO" period_ms=100
+	if retry "$1" tp_state_is attached; then
+		ok "$2"
+		# a measurement, not a test (timing): the presence check runs once a second
+		diag "attached about $(( $(uptime_cs) - _iw_t0 ))0 ms after insmod (irqlat's own start-up included)"
+	else
+		not_ok "$2"
+		"$3"
+	fi
+}

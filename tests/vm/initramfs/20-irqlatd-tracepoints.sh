@@ -20,12 +20,6 @@ mkdir -p "$work"
 echo "vmtest: 20-irqlatd-tracepoints start" >/dev/kmsg
 kernel_log_since_start() { dmesg | sed -n '/vmtest: 20-irqlatd-tracepoints start/,$p'; }
 irqlat() { "$IRQLAT" --socket "$sock" "$@"; }
-# the silly:me_silly object of a summary, on one line
-tp_summary() { irqlat --top --batch -n 1 --json | sed -n 's/.*"tracepoints":\[\(.*\)\].*/\1/p' |
-	sed 's/},{"tracepoint"/}\n{"tracepoint"/g' | grep '"tracepoint":"silly:me_silly"'; }
-field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p"; }	# field NAME < object
-tp_field() { tp_summary | field "$1"; }
-state_is() { [ "$(tp_field state)" = "$1" ]; }
 
 "$IRQLATD" --socket "$sock" --log-target stderr --verbose --interval-ms 200 --threshold-us 0 \
 	--tracepoint silly:me_silly --tracepoint-period silly:me_silly=100ms >"$work/daemon.log" 2>&1 &
@@ -34,7 +28,7 @@ up() { irqlat status >/dev/null 2>&1; }
 if retry 10 up; then ok "irqlatd starts before the module is loaded"; else
 	not_ok "irqlatd starts before the module is loaded"; diag_file "$work/daemon.log"; exit 1; fi
 check "irqlatd says it waits for silly:me_silly" grep -q 'waiting for tracepoint silly:me_silly' "$work/daemon.log"
-check "summary shows silly:me_silly waiting" state_is waiting
+check "summary shows silly:me_silly waiting" tp_state_is waiting
 
 irqlat events --follow --json >"$work/events.json" 2>&1 &
 sub_json=$!
@@ -42,15 +36,8 @@ irqlat events --follow >"$work/events.txt" 2>&1 &
 sub_text=$!
 sleep 0.5
 
-t0=$(uptime_cs)
-insmod "$SILLYMOD_KO" period_ms=100
-attached() { state_is attached; }
-if retry 5 attached; then
-	ok "irqlatd attaches after insmod"
-	diag "attached $(( $(uptime_cs) - t0 ))0 ms after insmod (1 s presence check)"
-else
-	not_ok "irqlatd attaches after insmod"; diag_file "$work/daemon.log"
-fi
+daemon_log() { diag_file "$work/daemon.log"; }
+insmod_and_wait 5 "irqlatd attaches after insmod" daemon_log
 if [ "${VM_MODULE_BTF:-0}" = 1 ]; then
 	check "argument names from the module's BTF" \
 		grep -q 'silly:me_silly (raw_tp): 2 arguments from BTF (module sillymod): time, count' "$work/daemon.log"
@@ -109,45 +96,43 @@ line_format() {	# "    silly-thread-57    [001]   12.345678: me_silly: time=4294
 check "irqlat events --follow prints ftrace's line format" line_format
 diag "$(grep -m 2 me_silly "$work/events.txt" || true)"
 
-waiting_again() { state_is waiting; }
-check "after rmmod irqlatd waits for the tracepoint again" retry 3 waiting_again
+check "after rmmod irqlatd waits for the tracepoint again" retry 3 tp_state_is waiting
 sum=$(tp_summary)
 diag "summary: $sum"
 # after rmmod, the detached tracepoint is gone: irqlatd waits for it again
-check "summary: no gaps, none missed" [ "$(echo "$sum" | field gaps) $(echo "$sum" | field missed)" = "0 0" ]
+check "summary: no gaps, none missed" [ "$(echo "$sum" | json_field gaps) $(echo "$sum" | json_field missed)" = "0 0" ]
 check "irqlatd logged that the tracepoint is gone" grep -q 'tracepoint silly:me_silly is gone' "$work/daemon.log"
-check "summary: events >= the ones streamed" [ "$(echo "$sum" | field events)" -ge "$n" ]
+check "summary: events >= the ones streamed" [ "$(echo "$sum" | json_field events)" -ge "$n" ]
 lateness_ordered() {
-	p50=$(echo "$sum" | field lateness_p50_ns); p99=$(echo "$sum" | field lateness_p99_ns)
-	max=$(echo "$sum" | field lateness_max_ns)
-	[ "$(echo "$sum" | field intervals)" -ge 10 ] && [ "$p50" -le "$p99" ] && [ "$p99" -le "$max" ] &&
-		[ "$(echo "$sum" | field period_ns)" = 100000000 ]
+	p50=$(echo "$sum" | json_field lateness_p50_ns); p99=$(echo "$sum" | json_field lateness_p99_ns)
+	max=$(echo "$sum" | json_field lateness_max_ns)
+	[ "$(echo "$sum" | json_field intervals)" -ge 10 ] && [ "$p50" -le "$p99" ] && [ "$p99" -le "$max" ] &&
+		[ "$(echo "$sum" | json_field period_ns)" = 100000000 ]
 }
 check "summary: lateness against the 100 ms period, p50 <= p99 <= max" lateness_ordered
 
 # a second load is picked up again, and its count starting over is not a gap
 insmod "$SILLYMOD_KO" period_ms=100
-reattached() { state_is attached && [ "$(tp_field attaches)" = 2 ]; }
+reattached() { tp_state_is attached && [ "$(tp_field attaches)" = 2 ]; }
 check "a second insmod is attached again" retry 5 reattached
 sleep 1.5
-counting() { [ "$(tp_field events)" -gt "$(echo "$sum" | field events)" ] && [ "$(tp_field gaps)" = 0 ]; }
+counting() { [ "$(tp_field events)" -gt "$(echo "$sum" | json_field events)" ] && [ "$(tp_field gaps)" = 0 ]; }
 check "events counted again after the reload, no gap counted" counting
 check "top JSON has the tracepoints section" sh -c "'$IRQLAT' --socket '$sock' --top --batch -n 1 --json | grep -q '\"tracepoints\":\[{\"tracepoint\":\"silly:me_silly\"'"
 kill -USR1 "$daemon"
-detached() { state_is detached; }
-check "SIGUSR1 detaches" retry 3 detached
+check "SIGUSR1 detaches" retry 3 tp_state_is detached
 check "rmmod works after SIGUSR1" rmmod sillymod
 # the same module name with a three-argument me_silly (built by mk/tp.mk, without BTF):
 # irqlatd must re-read the arity, here from the tracefs format, and read the third argument
 # VM_EXTRA_FILES (mk/tp.mk) puts it here
 arity_ko=/vmtest/extra/sillymod-arity/sillymod.ko
 [ -f "$arity_ko" ] || arity_ko=
-if [ -n "$arity_ko" ] && retry 3 waiting_again; then
+if [ -n "$arity_ko" ] && retry 3 tp_state_is waiting; then
 	: >"$work/events3.json"
 	irqlat events --follow --json >"$work/events3.json" 2>&1 &
 	sub3=$!
 	insmod "$arity_ko" period_ms=100
-	three() { state_is attached && [ "$(tp_field attaches)" = 3 ]; }
+	three() { tp_state_is attached && [ "$(tp_field attaches)" = 3 ]; }
 	check "the three-argument sillymod is attached" retry 5 three
 	check "its arity re-read: 3 arguments from the tracefs format" \
 		grep -q 'silly:me_silly (raw_tp): 3 arguments from tracefs format: time, count, twice' "$work/daemon.log"

@@ -18,38 +18,21 @@ work=/tmp/irqlatd-svc-tp
 mkdir -p "$work"
 rm -f /etc/irqlatd/irqlatd.conf	# the built-in defaults: silly:me_silly
 systemctl reset-failed irqlatd 2>/dev/null || true
-# the silly:me_silly object of a summary, on one line
-tp_summary() { irqlat --top --batch -n 1 --json | sed -n 's/.*"tracepoints":\[\(.*\)\].*/\1/p' |
-	sed 's/},{"tracepoint"/}\n{"tracepoint"/g' | grep '"tracepoint":"silly:me_silly"'; }
-field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p"; }	# field NAME < object
-tp_field() { tp_summary | field "$1"; }
-state_is() { [ "$(tp_field state)" = "$1" ]; }
 kmsg_mark() { echo "vmtest-30: $1" >/dev/kmsg; }
 
 check "tracefs is mounted at boot (sys-kernel-tracing.mount)" grep -q ' /sys/kernel/tracing tracefs ' /proc/self/mounts
 check "systemctl start irqlatd succeeds" systemctl start irqlatd
 pid=$(systemctl show -p MainPID --value irqlatd)
 diag "MainPID $pid, uid $(awk '/^Uid/ { print $3 }' "/proc/$pid/status"), CapEff $(awk '/^CapEff/ { print $2 }' "/proc/$pid/status")"
-waiting() { state_is waiting; }
-if retry 5 waiting; then ok "silly:me_silly is waiting before insmod (tracefs readable)"; else
-	not_ok "silly:me_silly is waiting before insmod (tracefs readable)"; diag "$(tp_summary)"
-	journalctl -q -u irqlatd --no-pager -o cat | tail -n 5 | sed 's/^/#   /'; fi
+why_not() { diag "$(tp_summary)"; journalctl -q -u irqlatd --no-pager -o cat | tail -n 5 | sed 's/^/#   /'; }
+if retry 5 tp_state_is waiting; then ok "silly:me_silly is waiting before insmod (tracefs readable)"; else
+	not_ok "silly:me_silly is waiting before insmod (tracefs readable)"; why_not; fi
 
 irqlat events --follow --json >"$work/events.json" 2>&1 &
 sub=$!
 sleep 0.3
 kmsg_mark start
-t0=$(uptime_cs)
-insmod "$SILLYMOD_KO" period_ms=100
-attached() { state_is attached; }
-if retry 10 attached; then
-	ok "irqlatd (the service) attaches to silly:me_silly after insmod"
-	# a measurement, not a test (timing): the presence check runs once a second
-	diag "attached about $(( $(uptime_cs) - t0 ))0 ms after insmod (irqlat's own start-up included)"
-else
-	not_ok "irqlatd (the service) attaches to silly:me_silly after insmod"; diag "$(tp_summary)"
-	journalctl -q -u irqlatd --no-pager -o cat | tail -n 5 | sed 's/^/#   /'
-fi
+insmod_and_wait 10 "irqlatd (the service) attaches to silly:me_silly after insmod" why_not
 kmsg_mark attached
 if [ "${VM_MODULE_BTF:-0}" = 1 ]; then src='BTF (module sillymod)'; else src='tracefs format'; fi
 check "argument names from $src: time, count" \
@@ -118,8 +101,7 @@ check "an event entry (MESSAGE_ID $MID_TP) has PRIORITY=7 (debug), ARG_TIME, ARG
 journalctl -q -u irqlatd TRACEPOINT=silly:me_silly MESSAGE_ID=$MID_TP -o cat -n 1 | sed 's/^/#   /'
 
 # gone after rmmod: waiting again, with the service still running
-waiting_again() { state_is waiting; }
-check "after rmmod the service waits for silly:me_silly again" retry 5 waiting_again
+check "after rmmod the service waits for silly:me_silly again" retry 5 tp_state_is waiting
 check "systemctl stop irqlatd succeeds" systemctl stop irqlatd
 stopped() { [ "$(systemctl is-active irqlatd || true)" = inactive ] && [ "$(systemctl show -p ExecMainStatus --value irqlatd)" = 0 ]; }
 check "inactive after stop, main process exited 0" stopped

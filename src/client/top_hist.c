@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/* irqlat --top's histogram view of the selected handler: a bar per non-empty bucket (or per
+ * group of neighbours, when they outnumber the lines), p50/p99/p99.9 marked. */
+#include <string.h>
+#include <curses.h>
+#include "top_screen.h"
+#include "common/json.h"
+#include "common/util.h"
+
+static json_object *hist_of_selection(struct top *t)
+{
+	json_object *irqs;
+
+	if (!t->hist || !json_object_object_get_ex(t->hist, "irqs", &irqs))
+		return NULL;
+	/* a shared line has several handlers: pick the selected one by name */
+	for (size_t i = 0; i < json_object_array_length(irqs); i++) {
+		json_object *h = json_object_array_get_idx(irqs, i);
+		const char *n = json_get_str(h, "name", NULL);
+
+		if (n && !strcmp(n, t->sel_name))
+			return h;
+	}
+	return json_object_array_length(irqs) ? json_object_array_get_idx(irqs, 0) : NULL;
+}
+
+static uint64_t bucket_field(json_object *buckets, size_t i, size_t field)
+{
+	return json_object_get_uint64(json_object_array_get_idx(json_object_array_get_idx(buckets, i), field));
+}
+
+/* Lines y to bottom - 1: the summary line, then the bars. */
+static void draw_bars(struct top *t, int y, int bottom)
+{
+	json_object *h = hist_of_selection(t), *buckets;
+	char a[16], b[16], c[16], d[16], e[16];
+	uint64_t peak = 0, q[3];
+	int avail, group, bar_w;
+	size_t nb;
+
+	if (!h || !json_object_object_get_ex(h, "buckets", &buckets) || !(nb = json_object_array_length(buckets))) {
+		mvprintw(y, 0, "no runs of this handler in the %s window (w changes the window)", window_name(t->window));
+		return;
+	}
+	q[0] = json_get_u64(h, "p50_ns", 0);
+	q[1] = json_get_u64(h, "p99_ns", 0);
+	q[2] = json_get_u64(h, "p999_ns", 0);
+	fmt_duration(a, sizeof(a), json_get_u64(h, "avg_ns", 0), "");
+	fmt_duration(b, sizeof(b), q[0], "");
+	fmt_duration(c, sizeof(c), q[1], "");
+	fmt_duration(d, sizeof(d), q[2], "");
+	fmt_duration(e, sizeof(e), json_get_u64(h, "max_ns", 0), "");
+	mvprintw(y++, 0, "%llu runs: avg %s  p50 %s  p99 %s  p99.9 %s  max %s",
+		 (unsigned long long)json_get_u64(h, "window_count", 0), a, b, c, d, e);
+	/* more non-empty buckets than lines: neighbours share a line */
+	avail = bottom - y - 1;
+	if (avail < 1)
+		return;
+	group = ((int)nb + avail - 1) / avail;
+	for (size_t i = 0; i < nb; i += (size_t)group) {
+		uint64_t n = 0;
+
+		for (size_t k = i; k < i + (size_t)group && k < nb; k++)
+			n += bucket_field(buckets, k, 2);
+		if (n > peak)
+			peak = n;
+	}
+	bar_w = COLS - 32 - 18;	/* room for the longest marker, " <- p50,p99,p99.9" */
+	if (bar_w < 4)
+		bar_w = 4;
+	attron(A_BOLD);
+	mvprintw(y++, 0, "%8s - %-8s %10s", "FROM", "TO", "COUNT");
+	attroff(A_BOLD);
+	for (size_t i = 0; i < nb && y < bottom; i += (size_t)group) {
+		size_t last = i + (size_t)group - 1 < nb ? i + (size_t)group - 1 : nb - 1;
+		uint64_t n = 0;
+		char marks[32] = "";
+		int len;
+
+		for (size_t k = i; k <= last; k++)
+			n += bucket_field(buckets, k, 2);
+		hist_row_labels(bucket_field(buckets, i, 0), bucket_field(buckets, last, 1), q, a, b, sizeof(a), marks,
+				sizeof(marks));
+		len = peak ? (int)((n * (uint64_t)bar_w + peak - 1) / peak) : 0;
+		mvprintw(y, 0, "%8s - %-8s %10llu |", a, b, (unsigned long long)n);
+		if (marks[0])
+			attron(A_BOLD);
+		for (int k = 0; k < len; k++)
+			addch('#');
+		printw("%s", marks);
+		if (marks[0])
+			attroff(A_BOLD);
+		y++;
+	}
+}
+
+void top_draw_hist(struct top *t)
+{
+	int y = top_draw_header(t), bottom = LINES - 1;
+
+	attron(A_REVERSE);
+	mvhline(y, 0, ' ', COLS);
+	mvprintw(y++, 0, "histogram of IRQ %d %s, window %s", t->sel_irq, t->sel_name, window_name(t->window));
+	attroff(A_REVERSE);
+	draw_bars(t, y, bottom);
+	attron(A_DIM);
+	mvprintw(bottom, 0, "%.*s", COLS, "Enter/Esc back  up/down other handler  w window  q quit");
+	attroff(A_DIM);
+}

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "config_build.h"
+#include "config_file.h"
+#include "log.h"
+#include "options.h"
+
+int config_build(struct daemon_config *c, int argc, char **argv, FILE *out, struct config_error *e)
+{
+	struct daemon_config cmdline;
+	int r;
+
+	/* once to find --config (and refuse a bad command line before reading any file) ... */
+	daemon_config_defaults(&cmdline);
+	r = daemon_options_parse(&cmdline, argc, argv, out, e);
+	if (r != 0)
+		return r;
+	daemon_config_defaults(c);
+	snprintf(c->config_path, sizeof(c->config_path), "%s", cmdline.config_path);
+	c->config_explicit = cmdline.config_explicit;
+	r = config_file_load(c, c->config_path, c->config_explicit, e);
+	if (r < 0)
+		return r;
+	/* ... and again over the file's values: the command line wins */
+	return daemon_options_parse(c, argc, argv, out, e);
+}
+
+/* Settings the running BPF programs or the open socket were built with: a reload cannot
+ * change them, so it says so and keeps the running value. */
+static void keep_for_restart(struct daemon_config *n, const struct daemon_config *o)
+{
+	static const char *const attach_names[] = { "auto", "tp_btf", "raw_tp" };
+	static const char restart[] = "that takes effect only after a restart (systemctl restart irqlatd)";
+
+	if (n->max_cells != o->max_cells)
+		log_warning("%s: max-cells changed from %u to %u: %s", n->config_path, o->max_cells, n->max_cells, restart);
+	if (n->ringbuf_kb != o->ringbuf_kb)
+		log_warning("%s: ringbuf-kb changed from %u to %u: %s", n->config_path, o->ringbuf_kb, n->ringbuf_kb, restart);
+	if (n->attach != o->attach)
+		log_warning("%s: attach changed from %s to %s: %s", n->config_path, attach_names[o->attach],
+			    attach_names[n->attach], restart);
+	if (n->ntracepoints != o->ntracepoints ||
+	    memcmp(n->tracepoints, o->tracepoints, n->ntracepoints * sizeof(n->tracepoints[0])))
+		log_warning("%s: the tracepoints to consume changed: %s", n->config_path, restart);
+	if (strcmp(n->socket_path, o->socket_path))
+		log_warning("%s: socket changed from %s to %s: %s", n->config_path, o->socket_path, n->socket_path, restart);
+	if (n->bpf_stats != o->bpf_stats)
+		log_warning("%s: bpf-stats changed from %s to %s: %s", n->config_path, o->bpf_stats ? "yes" : "no",
+			    n->bpf_stats ? "yes" : "no", restart);
+	if (strcmp(n->metrics, o->metrics))
+		log_warning("%s: metrics changed from '%s' to '%s': %s", n->config_path, o->metrics, n->metrics, restart);
+	memcpy(n->metrics, o->metrics, sizeof(n->metrics));
+	n->bpf_stats = o->bpf_stats;	/* the stats descriptor is taken at start */
+	n->max_cells = o->max_cells;
+	n->ringbuf_kb = o->ringbuf_kb;
+	n->attach = o->attach;
+	memcpy(n->socket_path, o->socket_path, sizeof(n->socket_path));
+	n->ntracepoints = o->ntracepoints;
+	memcpy(n->tracepoints, o->tracepoints, sizeof(n->tracepoints));
+}
+
+int config_reload(const struct daemon_config *old, int argc, char **argv, struct daemon_config *n,
+		  struct config_error *e)
+{
+	/* no --help here: the daemon would not be running; out is NULL all the same */
+	int r = config_build(n, argc, argv, NULL, e);
+
+	if (r < 0)
+		return r;
+	if (n->log_target == LOG_TARGET_JOURNAL && access(LOG_JOURNAL_SOCKET, W_OK) != 0)
+		return config_fail(e, -ENOENT, CONFIG_FILE,
+				   "%s: log-target journal, but " LOG_JOURNAL_SOCKET " does not exist", n->config_path);
+	keep_for_restart(n, old);
+	return 0;
+}

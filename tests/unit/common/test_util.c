@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0
+/* fmt_duration(), the one duration formatter of screens and log messages: every unit, the
+ * precision of each range, and the rounding edges where a value is written in the next unit. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include "common/util.h"
+
+static void test_fmt_duration(void **state)
+{
+	static const struct {
+		uint64_t ns;
+		const char *text;
+	} cases[] = {
+		{ 0, "0ns" }, { 850, "850ns" }, { 999, "999ns" },
+		{ 1000, "1.0us" }, { 3100, "3.1us" }, { 9940, "9.9us" },
+		{ 41000, "41us" }, { 41499, "41us" }, { 999000, "999us" },
+		{ 1200000, "1.2ms" }, { 9900000, "9.9ms" }, { 41000000, "41ms" }, { 999000000, "999ms" },
+		{ 2000000000, "2.00s" }, { 12345000000ull, "12.35s" },
+		/* values that round up into the next unit are written in it */
+		{ 9999, "10us" }, { 999999, "1.0ms" }, { 9999999, "10ms" }, { 999999999, "1.00s" },
+	};
+	char buf[32];
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fmt_duration(buf, sizeof(buf), cases[i].ns, "");
+		if (strcmp(buf, cases[i].text))
+			fail_msg("fmt_duration(%" PRIu64 ") = \"%s\", expected \"%s\"", cases[i].ns, buf, cases[i].text);
+		/* the widest fits the 7-character latency columns */
+		assert_true(strlen(buf) <= 7);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fmt_duration),
+	};
+
+	cmocka_set_message_output(CM_OUTPUT_TAP);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
