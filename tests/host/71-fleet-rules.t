@@ -58,7 +58,6 @@ nexprs=$(sed -n 's/.*SUCCESS: \([0-9]*\) rules found.*/\1/p' "$TMP/promtool.out"
 
 # A real Prometheus with the rules, scraping a real irqlatd. Native histograms on: once irqlatd
 # serves them, the rules' native part is what this exercises.
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 mount_fs
 MP=$(free_port)
 start_daemon --interval-ms 200 --metrics "127.0.0.1:$MP" --tracepoint sched:sched_process_exec

@@ -48,7 +48,6 @@ local_ok() {
 check "the local journal holds irqlatd's start-up, outlier and shutdown entries" local_ok
 
 # The collector: systemd-journal-remote on a loopback port; the machine: systemd-journal-upload
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 PORT=$(free_port)
 mkdir -p "$TMP/remote"
 $REMOTE --listen-http="127.0.0.1:$PORT" --output="$TMP/remote/" --split-mode=host >"$TMP/remote.log" 2>&1 &
