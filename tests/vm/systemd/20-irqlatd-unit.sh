@@ -4,7 +4,7 @@
 # its own (Type=notify) -> active with the STATUS= line, runs as uid 0 with only CAP_BPF and
 # CAP_PERFMON, irqlat answers (also as nobody), the journal holds the start-up,
 # attach and outlier entries with their fields, journalctl -x explains them.
-# 21-irqlatd-reload.sh goes on with reload, stop and a bad file (a check has 45 s).
+# 21-irqlatd-reload.sh goes on with reload, stop and a bad file (a check has 90 s).
 set -eu
 # shellcheck source=../guest/lib.sh
 . "$VMTEST_DIR/lib.sh"
