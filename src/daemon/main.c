@@ -337,7 +337,6 @@ static void daemon_stop(struct daemon *d, bool started)
 {
 	bool attached = d->bpf.skel != NULL;
 
-	server_close(d->srv);	/* removes the socket */
 	metrics_close(d->metrics);
 	sd_event_source_disable_unref(d->rb_src);
 	sd_event_source_disable_unref(d->tick_src);
@@ -350,6 +349,9 @@ static void daemon_stop(struct daemon *d, bool started)
 	}
 	tracepoints_stop(&d->tps);	/* before the ring buffer they write to */
 	ring_buffer__free(d->rb);
+	/* last of the sinks: the drain above still hands events to subscribers */
+	server_close(d->srv);	/* removes the socket */
+	d->srv = NULL;
 	outlier_free(&d->outliers);
 	summary_free(&d->summary);
 	if (attached)
