@@ -155,8 +155,10 @@ int tracepoints_handle(struct tp_set *s, const void *data, size_t size)
 	struct tracepoint *t;
 	bool gap;
 
+	if (size >= sizeof(struct module_event) && e->kind == RB_MODULE)
+		return tp_watch_handle(s, data);
 	/* only the set's own programs write RB_TRACEPOINT records, each with its index */
-	if (size < sizeof(*e) || e->tp_id >= s->n)
+	if (size < sizeof(*e) || e->kind != RB_TRACEPOINT || e->tp_id >= s->n)
 		return -EBADMSG;
 	t = &s->tps[e->tp_id];
 	t->events++;

@@ -18,8 +18,9 @@ static inline void tp_fixture_one(struct tp_set *s, struct tracepoint *t, uint64
 	snprintf(t->cfg.name, sizeof(t->cfg.name), "silly:me_silly");
 	snprintf(t->system, sizeof(t->system), "silly");
 	snprintf(t->event, sizeof(t->event), "me_silly");
-	t->link_fd = -1;
+	t->link_fd = t->prog_fd = -1;
 	t->state = TP_ATTACHED;
+	t->style = "raw_tp";
 	t->nargs = 2;
 	snprintf(t->args[0].name, sizeof(t->args[0].name), "time");
 	snprintf(t->args[1].name, sizeof(t->args[1].name), "count");
