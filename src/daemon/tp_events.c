@@ -105,7 +105,7 @@ static void add_interval(struct tracepoint *t, uint64_t iv)
 		record_interval(t, seen[i]);
 }
 
-static json_object *event_json(const struct tracepoint *t, const struct tracepoint_event *e)
+static json_object *event_json(const struct tracepoint *t, const struct tracepoint_event *e, uint64_t *wall_ns)
 {
 	json_object *o = json_object_new_object(), *args = json_object_new_object();
 	unsigned n = e->nargs < t->nargs ? e->nargs : t->nargs;
@@ -114,6 +114,7 @@ static json_object *event_json(const struct tracepoint *t, const struct tracepoi
 	json_object_object_add(o, "type", json_object_new_string("tracepoint"));
 	json_object_object_add(o, "tracepoint", json_object_new_string(t->cfg.name));
 	json_object_object_add(o, "ts_ns", json_object_new_uint64(e->ts_ns));
+	*wall_ns = event_add_clocks(o, e->ts_ns);
 	json_object_object_add(o, "cpu", json_object_new_int((int)e->cpu));
 	json_object_object_add(o, "pid", json_object_new_int((int)e->pid));
 	json_object_object_add(o, "tgid", json_object_new_int((int)e->tgid));
@@ -149,6 +150,49 @@ static bool count_gap(struct tracepoint *t, const struct tracepoint_event *e)
 	return gap;
 }
 
+static void journal_suppressed(const struct tracepoint *t, uint64_t n, unsigned limit)
+{
+	struct jfields f = { 0 };
+
+	jf_add(&f, "TRACEPOINT=%s", t->cfg.name);
+	jf_add(&f, "SUPPRESSED=%llu", (unsigned long long)n);
+	jf_add(&f, "RATE_LIMIT=%u", limit);
+	log_struct(t->journal_priority, MID_TRACEPOINT_SUPPRESSED, &f,
+		   "tracepoint %s: %llu more event%s in one second not journaled one by one (limit %u a second; irqlat events has them all)",
+		   t->cfg.name, (unsigned long long)n, n == 1 ? "" : "s", limit);
+}
+
+void tp_journal_flush(struct tp_set *s, uint64_t now_ns)
+{
+	for (unsigned i = 0; i < s->n; i++) {
+		uint64_t n = ratelimit_flush(&s->tps[i].journal_limit, now_ns);
+
+		if (n)
+			journal_suppressed(&s->tps[i], n, s->journal_rate);
+	}
+}
+
+/* One entry per event, at the tracepoint's priority, up to the rate limit a second; what is
+ * over it is counted and said in one entry when its second is over. */
+static void journal_event(struct tp_set *s, struct tracepoint *t, const struct tracepoint_event *e)
+{
+	const char *names[TP_MAX_ARGS] = { 0 };
+	uint64_t ended;
+
+	if (t->journal_priority < 0 || (!log_to_journal() && t->journal_priority > log_max_priority()))
+		return;
+	if (!ratelimit_pass(&t->journal_limit, s->journal_rate, e->ts_ns, &ended)) {
+		if (ended)
+			journal_suppressed(t, ended, s->journal_rate);
+		return;
+	}
+	if (ended)
+		journal_suppressed(t, ended, s->journal_rate);
+	for (unsigned i = 0; i < t->nargs && i < TP_MAX_ARGS; i++)
+		names[i] = t->args[i].name;
+	journal_tracepoint_event(t->system, t->event, names, e, t->journal_priority);
+}
+
 int tracepoints_handle(struct tp_set *s, const void *data, size_t size)
 {
 	const struct tracepoint_event *e = data;
@@ -172,17 +216,12 @@ int tracepoints_handle(struct tp_set *s, const void *data, size_t size)
 		add_interval(t, e->ts_ns - t->prev_ts_ns);
 	t->prev_ts_ns = e->ts_ns;
 
-	if (s->cfg && (log_to_journal() || s->cfg->tracepoint_priority <= log_max_priority())) {
-		const char *names[TP_MAX_ARGS] = { 0 };
+	journal_event(s, t, e);
+	if (s->ring || (s->srv && server_clients(s->srv))) {
+		uint64_t wall_ns;
+		_cleanup_json_ json_object *o = event_json(t, e, &wall_ns);
 
-		for (unsigned i = 0; i < t->nargs && i < TP_MAX_ARGS; i++)
-			names[i] = t->args[i].name;
-		journal_tracepoint_event(t->system, t->event, names, e, s->cfg->tracepoint_priority);
-	}
-	if (s->srv && server_clients(s->srv)) {
-		_cleanup_json_ json_object *o = event_json(t, e);
-
-		server_broadcast(s->srv, o);
+		event_publish(s->ring, s->srv, o, wall_ns);
 	}
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "collect.h"
 #include "loader.h"
 #include "log.h"
 #include "tracepoints.h"
@@ -65,6 +66,7 @@ static int on_timer(sd_event_source *src, uint64_t usec, void *userdata)
 	if (r < 0)	/* not while the daemon runs: its drops map is open for as long */
 		log_full_errno(LOG_DEBUG, r, "cannot read the tracepoint drop counter: %m");
 	tick_rates(s);
+	tp_journal_flush(s, now_ns());
 	/* a failed attach is logged by tp_attach() and shown in the tracepoint's state */
 	for (unsigned i = 0; i < s->n; i++)
 		tp_check(s, &s->tps[i]);
@@ -128,6 +130,7 @@ int tracepoints_start(struct tp_set *s, sd_event *ev, struct server *srv, const 
 	s->ringbuf_fd = ringbuf_fd;
 	s->drops_fd = drops_fd;
 	s->cfg = cfg;
+	s->journal_rate = TP_JOURNAL_RATE_DEFAULT;
 	if (!cfg->ntracepoints)
 		return 0;
 	s->tps = calloc(cfg->ntracepoints, sizeof(*s->tps));
@@ -157,6 +160,7 @@ int tracepoints_start(struct tp_set *s, sd_event *ev, struct server *srv, const 
 		t->cfg = cfg->tracepoints[i];
 		t->counter_arg = -1;
 		t->period_ns = t->cfg.period_ns;
+		t->journal_priority = cfg->tracepoint_priority;
 		if (tp_name_split(t->cfg.name, t->system, sizeof(t->system), t->event, sizeof(t->event)) < 0) {
 			t->state = TP_INVALID;
 			snprintf(t->error, sizeof(t->error), "not SYSTEM:EVENT (letters, digits and _ on both sides of one ':')");
@@ -195,6 +199,7 @@ void tracepoints_stop(struct tp_set *s)
 	sd_event_source_disable_unref(s->sigusr1);
 	sd_event_source_disable_unref(s->drain);
 	tp_watch_stop(s);
+	tp_journal_flush(s, UINT64_MAX);
 	for (unsigned i = 0; i < s->n; i++)
 		tp_detach(&s->tps[i]);
 	btf__free(s->vmlinux_btf);

@@ -17,8 +17,10 @@
 #include <stdbool.h>
 #include <json-c/json.h>
 #include <systemd/sd-event.h>
+#include "event_ring.h"
 #include "hist.h"
 #include "options.h"
+#include "ratelimit.h"
 #include "server.h"
 
 #define TP_RATE_SECONDS 10
@@ -26,6 +28,8 @@
 #define TP_ESTIMATE_INTERVALS 16
 #define TP_ERROR_MAX 200
 #define TP_TRACEFS "/sys/kernel/tracing"
+/* journal entries per tracepoint per second before they are counted instead */
+#define TP_JOURNAL_RATE_DEFAULT 20
 
 /* journal MESSAGE_IDs (docs/irqlatd.catalog) */
 #define MID_MODULE_HELD "8d71a7ee567240d8baf7e365b637c7cc"		/* an unload refused while irqlatd holds the module */
@@ -75,6 +79,8 @@ struct tracepoint {
 	int prog_fd;		/* tp_btf: its program, -1 otherwise */
 	int link_fd;		/* the link, -1 when not attached; holds the module while open */
 	unsigned attaches;
+	int journal_priority;	/* LOG_* of its event entries; -1: none */
+	struct ratelimit journal_limit;
 	char error[TP_ERROR_MAX];	/* why it is not attached, for summaries (irqlat --top) */
 
 	/* summary, cumulative over attaches */
@@ -114,6 +120,8 @@ struct tp_set {
 	/* vmlinux's BTF, kept parsed while the watcher may have to attach fast (a module's BTF is
 	 * split on top of it; parsing it takes ~10 ms here, ~100 ms under emulation) */
 	struct btf *vmlinux_btf;
+	struct event_ring *ring;	/* where events are kept for irqlat events; NULL: nowhere */
+	unsigned journal_rate;		/* event entries per tracepoint per second; 0: no limit */
 	struct tracepoint *tps;
 	unsigned n;
 	uint64_t tick;
@@ -205,5 +213,7 @@ int tp_watch_handle(struct tp_set *s, const struct module_event *e);
 void tp_format_line(char *buf, size_t len, const struct tracepoint *t, const struct tracepoint_event *e);
 /* An argument's value as JSON, by its type. */
 json_object *tp_arg_json(const struct tp_arg *a, uint64_t v);
+/* Says what the journal rate limit held back in seconds that are over (UINT64_MAX: all). */
+void tp_journal_flush(struct tp_set *s, uint64_t now_ns);
 
 #endif

@@ -4,7 +4,7 @@
 # a private ftrace instance records the same execs independently. Plus the bad-input lines,
 # detach/attach (socket, uid check, SIGUSR1), and the same counts on /metrics.
 . "$(dirname "$0")/../lib.sh"
-plan 25
+plan 26
 
 mount_fs
 chmod 755 "$TMP"	# the non-root client below must reach the socket
@@ -30,13 +30,13 @@ names=$(bpftool -j btf dump file /sys/kernel/btf/vmlinux | jq -r --arg f __bpf_t
 	'.types as $t | ($t[] | select(.kind == "FUNC" and .name == $f) | .type_id) as $id |
 	 $t[] | select(.id == $id) | [.params[1:][].name] | "\(length) arguments from BTF (vmlinux): \(join(", "))"')
 diag "bpftool: $names"
-check "the good tracepoint attaches; arity and names as in the kernel's BTF, source logged" \
-	grep -qF "attached to tracepoint sched:sched_process_exec (raw_tp): $names" "$TMP/daemon.log"
+check "the good tracepoint attaches as tp_btf (BTF describes it); arity and names as in the kernel's BTF, source logged" \
+	grep -qF "attached to tracepoint sched:sched_process_exec (tp_btf): $names" "$TMP/daemon.log"
 # status: the states, against the programs the daemon holds (its fdinfo) as bpftool names them
 st=$(irqlat status --json)
 tp_prog_held() {
 	for id in $(awk '$1 == "prog_id:" { print $2 }' /proc/"$DAEMON_PID"/fdinfo/* 2>/dev/null | sort -u); do
-		bpftool prog show id "$id" 2>/dev/null | grep -q 'raw_tracepoint  name tp_event' && return 0
+		bpftool prog show id "$id" 2>/dev/null | grep -qE '^[0-9]+: tracing +name tp_event ' && return 0
 	done
 	return 1
 }
@@ -44,7 +44,9 @@ tp_prog_held() {
 check "status lists the tracepoints with their states" \
 	test "$(jq -r '[.tracepoints[] | "\(.tracepoint)=\(.state)"] | sort | join(" ")' <<<"$st")" = \
 	"bad-name=invalid sched:no_such_event=waiting sched:sched_process_exec=attached silly:me_silly=waiting"
-check "the attached one is a raw_tp program the daemon holds" tp_prog_held
+check "the attached one is a tracing (tp_btf) program the daemon holds" tp_prog_held
+check "status: attached as tp_btf; no module tracepoints on this kernel, so waiting ones are looked for in tracefs" \
+	test "$(jq -r '.tracepoints[] | select(.tracepoint == "sched:sched_process_exec") | "\(.attach) \(.watch) \(.holds_module)"' <<<"$st")" = "tp_btf tracefs false"
 
 # the independent reference: ftrace in its own instance, on CLOCK_MONOTONIC like bpf_ktime_get_ns
 mkdir "$INST"
