@@ -2,9 +2,9 @@
 /* Module life cycle for the tracepoint consumer: module:module_load (after the module's
  * tracepoints, tracefs events and BTF are registered, before its init function runs) and
  * module:module_free wake the daemon through the shared ring buffer, so a waiting tracepoint
- * is attached at once instead of at the next tracefs check. The delete_module(2) pair reports
- * an unload the kernel refused: while irqlatd's link holds a module, that is the rmmod a
- * person is waiting for (docs/tracepoints.md says why irqlatd cannot let go in time).
+ * is attached at once instead of at the next tracefs check. The delete_module(2) program
+ * reports an unload the kernel refused: while irqlatd's link holds a module, that is the rmmod
+ * a person is waiting for (docs/tracepoints.md says why irqlatd cannot let go in time).
  * Module loads and unloads are rare: nothing here is on a hot path. */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -12,14 +12,6 @@
 #include <bpf/bpf_core_read.h>
 #include "irqlat_abi.h"
 #include "ringbuf.bpf.h"
-
-/* the name each delete_module(2) in flight was called with, by task */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 64);
-	__type(key, __u64);
-	__type(value, char[MODULE_NAME_LEN_ABI]);
-} unloading SEC(".maps");
 
 static __always_inline struct module_event *module_event_new(__u32 what)
 {
@@ -65,35 +57,31 @@ int BPF_PROG(module_free, struct module *mod)
 	return module_changed(mod, MODULE_FREED);
 }
 
-/* Attached only while a consumed tracepoint holds a module: a syscall tracepoint sends every
- * system call of the machine through the slower entry path. */
-SEC("tracepoint/syscalls/sys_enter_delete_module")
-int unload_enter(struct trace_event_raw_sys_enter *ctx)
-{
-	char name[MODULE_NAME_LEN_ABI] = {};
-	__u64 id = bpf_get_current_pid_tgid();
+/* delete_module(2)'s result. fexit on the syscall's entry point (not a syscall tracepoint,
+ * which would send every system call of the machine through the slower entry path, and whose
+ * switching on and off patches code every system call runs): only unloads pay. The body,
+ * __do_sys_delete_module, is inlined and cannot be traced; the entry point is per
+ * architecture and takes the caller's registers. */
+#if defined(__TARGET_ARCH_x86)
+#define UNLOAD_SYSCALL "fexit/__x64_sys_delete_module"
+#elif defined(__TARGET_ARCH_arm64)
+#define UNLOAD_SYSCALL "fexit/__arm64_sys_delete_module"
+#endif
 
-	if (bpf_probe_read_user_str(name, sizeof(name), (const char *)ctx->args[0]) > 0)
-		bpf_map_update_elem(&unloading, &id, name, BPF_ANY);
-	return 0;
-}
-
-SEC("tracepoint/syscalls/sys_exit_delete_module")
-int unload_exit(struct trace_event_raw_sys_exit *ctx)
+#ifdef UNLOAD_SYSCALL
+SEC(UNLOAD_SYSCALL)
+int BPF_PROG(unload_exit, const struct pt_regs *regs, long ret)
 {
-	__u64 id = bpf_get_current_pid_tgid();
 	struct module_event *e;
-	char *name = bpf_map_lookup_elem(&unloading, &id);
 
-	if (!name)
+	if (ret >= 0 || !(e = module_event_new(MODULE_UNLOAD_REFUSED)))
 		return 0;
-	if (ctx->ret < 0 && (e = module_event_new(MODULE_UNLOAD_REFUSED))) {
-		e->ret = ctx->ret;
-		__builtin_memcpy(e->name, name, sizeof(e->name));
-		bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
-	}
-	bpf_map_delete_elem(&unloading, &id);
+	e->ret = ret;
+	if (bpf_probe_read_user_str(e->name, sizeof(e->name), (const char *)PT_REGS_PARM1_CORE_SYSCALL(regs)) < 0)
+		e->name[0] = 0;
+	bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
 	return 0;
 }
+#endif
 
 char LICENSE[] SEC("license") = "GPL";

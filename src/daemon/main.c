@@ -73,7 +73,7 @@ static int on_ringbuf_record(void *ctx, void *data, size_t size)
 
 		outlier_handle(&d->outliers, e);
 		server_broadcast(d->srv, o);
-	} else if (*kind == RB_TRACEPOINT) {
+	} else if (*kind == RB_TRACEPOINT || *kind == RB_MODULE) {
 		tracepoints_handle(&d->tps, data, size);
 	}
 	return 0;

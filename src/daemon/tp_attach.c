@@ -39,7 +39,7 @@ bool tp_holds_module(const struct tracepoint *t)
 	return t->state == TP_ATTACHED && t->module[0];
 }
 
-bool tp_detach_logged(struct tp_set *s, struct tracepoint *t, const char *why)
+bool tp_detach_logged(struct tracepoint *t, const char *why)
 {
 	if (t->state != TP_ATTACHED)
 		return false;
@@ -48,7 +48,6 @@ bool tp_detach_logged(struct tp_set *s, struct tracepoint *t, const char *why)
 	journal_detached(t->cfg.name, t->style, "tp_event");
 	log_info("detached from tracepoint %s (%s): %s%s can be unloaded now; irqlatd attaches again when it is reloaded",
 		 t->cfg.name, why, t->module[0] ? "module " : "its module", t->module);
-	tp_watch_holding(s);
 	return true;
 }
 
@@ -201,7 +200,6 @@ int tp_attach(struct tp_set *s, struct tracepoint *t)
 		snprintf(after, sizeof(after), ", %llu ms after module %s's load event",
 			 (unsigned long long)((now_ns() - t->loaded_ns) / 1000000), t->module);
 	log_debug("tracepoint %s: attached in %llu ms%s", t->cfg.name, (unsigned long long)((now_ns() - t0) / 1000000), after);
-	tp_watch_holding(s);
 	return 0;
 }
 

@@ -114,7 +114,7 @@ json_object *tracepoints_request(struct tp_set *s, const char *cmd, json_object 
 		if (t && c != t)
 			continue;
 		if (detach) {
-			if (tp_detach_logged(s, c, "client request"))
+			if (tp_detach_logged(c, "client request"))
 				json_object_array_add(done, json_object_new_string(c->cfg.name));
 		} else if (c->state == TP_DETACHED || c->state == TP_FAILED) {
 			/* a failed attach is logged there, and said below for a named one */

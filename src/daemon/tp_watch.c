@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The module watcher: bpf/modwatch.bpf.c on module:module_load and module:module_free, so a
  * tracepoint waiting for its module is attached while the module's init function is still to
- * run, and goes back to waiting when the module is freed; and, while a tracepoint holds a
- * module, on delete_module(2), so the first unload the kernel refuses because of irqlatd is
- * said in the log. Kernels without the module tracepoints keep the tracefs check alone. */
+ * run, and goes back to waiting when the module is freed; and at delete_module(2)'s return,
+ * so the first unload the kernel refuses because of irqlatd is said in the log. Kernels
+ * without the module tracepoints keep the tracefs check alone. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,17 +17,20 @@
 
 DEFINE_POINTER_CLEANUP(struct modwatch_bpf, modwatch_bpf__destroy)
 
-/* the kernel's BTF says whether it has the module tracepoints: no libbpf warning on a kernel
- * without them (CONFIG_MODULES off, like the development machine's) */
-static bool kernel_has_module_tracepoints(struct tp_set *s)
+/* The kernel's BTF says whether it has the module tracepoints (no libbpf warning on a kernel
+ * without them, CONFIG_MODULES off like the development machine's), and the function the
+ * unload program traces. */
+static bool kernel_has(struct tp_set *s, const char *unload_fn, bool *unload)
 {
 	bool owned, found;
 	struct btf *btf = tp_vmlinux_btf(s, &owned);
 
+	*unload = false;
 	if (!btf)
 		return false;
 	found = btf__find_by_name_kind(btf, "btf_trace_module_load", BTF_KIND_TYPEDEF) > 0 &&
 		btf__find_by_name_kind(btf, "btf_trace_module_free", BTF_KIND_TYPEDEF) > 0;
+	*unload = btf__find_by_name_kind(btf, unload_fn, BTF_KIND_FUNC) > 0;
 	if (owned)
 		btf__free(btf);
 	return found;
@@ -36,15 +39,18 @@ static bool kernel_has_module_tracepoints(struct tp_set *s)
 int tp_watch_start(struct tp_set *s)
 {
 	_cleanup_(modwatch_bpf__destroyp) struct modwatch_bpf *w = NULL;
+	bool unload;
 	int r;
 
-	if (!kernel_has_module_tracepoints(s)) {
-		log_info("this kernel has no module:module_load tracepoint (no loadable modules): a tracepoint that is not there yet is looked for in tracefs every second");
-		return 0;
-	}
 	w = modwatch_bpf__open();
 	if (!w)
 		return log_warning_errno(-errno, "cannot open the module watcher (%m): tracepoints are looked for in tracefs every second");
+	/* "fexit/__x64_sys_delete_module": the function after the '/' */
+	if (!kernel_has(s, strchr(bpf_program__section_name(w->progs.unload_exit), '/') + 1, &unload)) {
+		log_info("this kernel has no module:module_load tracepoint (no loadable modules): a tracepoint that is not there yet is looked for in tracefs every second");
+		return 0;
+	}
+	bpf_program__set_autoload(w->progs.unload_exit, unload);
 	if ((r = bpf_map__reuse_fd(w->maps.events, s->ringbuf_fd)) < 0 ||
 	    (r = bpf_map__reuse_fd(w->maps.drops, s->drops_fd)) < 0 ||
 	    (r = modwatch_bpf__load(w)) < 0)
@@ -53,52 +59,21 @@ int tp_watch_start(struct tp_set *s)
 	w->links.module_free = bpf_program__attach(w->progs.module_free);
 	if (!w->links.module_load || !w->links.module_free)
 		return log_warning_errno(-errno, "cannot attach to module:module_load and module_free (%m): tracepoints are looked for in tracefs every second");
+	/* without it (no BPF trampolines), irqlat status still names the modules held */
+	if (unload && !(w->links.unload_exit = bpf_program__attach(w->progs.unload_exit)))
+		log_warning_errno(-errno, "cannot trace delete_module(2) (%m): a refused rmmod of a module irqlatd holds is not logged");
+	else if (!unload)
+		log_info("no %s in the kernel's BTF: a refused rmmod of a module irqlatd holds is not logged ('irqlat status' names the modules held)",
+			 strchr(bpf_program__section_name(w->progs.unload_exit), '/') + 1);
 	s->watch = TAKE_PTR(w);
 	log_debug("watching module:module_load and module:module_free");
 	return 0;
 }
 
-static void unload_links_destroy(struct tp_set *s)
-{
-	for (unsigned i = 0; i < ELEMENTSOF(s->unload_links); i++) {
-		bpf_link__destroy(s->unload_links[i]);
-		s->unload_links[i] = NULL;
-	}
-}
-
 void tp_watch_stop(struct tp_set *s)
 {
-	unload_links_destroy(s);
 	modwatch_bpf__destroy(s->watch);
 	s->watch = NULL;
-}
-
-void tp_watch_holding(struct tp_set *s)
-{
-	bool hold = false;
-
-	for (unsigned i = 0; i < s->n; i++)
-		hold |= tp_holds_module(&s->tps[i]);
-	if (!s->watch || s->unload_unwatchable || hold == !!s->unload_links[0])
-		return;
-	if (!hold) {
-		unload_links_destroy(s);
-		return;
-	}
-	/* syscall events need CONFIG_FTRACE_SYSCALLS; without them, irqlat status still names the
-	 * module held */
-	if (access(TP_TRACEFS "/events/syscalls/sys_exit_delete_module/id", F_OK) < 0) {
-		s->unload_unwatchable = true;
-		log_info("no syscalls:sys_exit_delete_module in tracefs: a refused rmmod of a module irqlatd holds is not logged ('irqlat status' names the modules held)");
-		return;
-	}
-	s->unload_links[0] = bpf_program__attach(s->watch->progs.unload_enter);
-	s->unload_links[1] = s->unload_links[0] ? bpf_program__attach(s->watch->progs.unload_exit) : NULL;
-	if (!s->unload_links[1]) {
-		log_warning_errno(-errno, "cannot watch delete_module(2) (%m): a refused rmmod is not logged ('irqlat status' names the modules held)");
-		unload_links_destroy(s);
-		s->unload_unwatchable = true;
-	}
 }
 
 /* a tracepoint that is not attached, present in tracefs now and new there: it came with this load */
@@ -146,7 +121,6 @@ static void module_freed(struct tp_set *s, const char *name)
 		t->loaded_ns = 0;
 		memset(&t->ident, 0, sizeof(t->ident));
 	}
-	tp_watch_holding(s);
 }
 
 /* The first unload of a held module that the kernel refused for its references: one line,

@@ -92,7 +92,7 @@ static int on_sigusr1(sd_event_source *src, const struct signalfd_siginfo *si, v
 	(void)si;
 
 	for (unsigned i = 0; i < s->n; i++)
-		tp_detach_logged(s, &s->tps[i], "SIGUSR1");
+		tp_detach_logged(&s->tps[i], "SIGUSR1");
 	return 0;
 }
 

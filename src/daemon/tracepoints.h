@@ -102,7 +102,6 @@ struct tracepoint {
 };
 
 struct modwatch_bpf;
-struct bpf_link;
 struct btf;
 
 struct tp_set {
@@ -115,8 +114,6 @@ struct tp_set {
 	char tracefs_error[TP_ERROR_MAX];
 	/* module:module_load/module_free watched (tp_watch.c); NULL: the tracefs check alone */
 	struct modwatch_bpf *watch;
-	struct bpf_link *unload_links[2];	/* delete_module(2), while a tracepoint holds a module */
-	bool unload_unwatchable;		/* the kernel has no syscall events to watch it with */
 	/* vmlinux's BTF, kept parsed while the watcher may have to attach fast (a module's BTF is
 	 * split on top of it; parsing it takes ~10 ms here, ~100 ms under emulation) */
 	struct btf *vmlinux_btf;
@@ -190,7 +187,7 @@ int tp_tracefs_ready(struct tp_set *s);
 int tp_attach(struct tp_set *s, struct tracepoint *t);
 void tp_detach(struct tracepoint *t);
 /* Detaches an attached t (journal entry, log line saying why); false when it was not. */
-bool tp_detach_logged(struct tp_set *s, struct tracepoint *t, const char *why);
+bool tp_detach_logged(struct tracepoint *t, const char *why);
 /* What changed in tracefs since the last look, for a tracepoint that is not attached:
  * attaches it when it appeared or was reloaded (tp_attach's result), logs when it went. */
 int tp_check(struct tp_set *s, struct tracepoint *t);
@@ -202,9 +199,6 @@ bool tp_holds_module(const struct tracepoint *t);
  * says so once and leaves s->watch NULL (the tracefs check alone). */
 int tp_watch_start(struct tp_set *s);
 void tp_watch_stop(struct tp_set *s);
-/* Attaches the delete_module(2) programs while some tracepoint holds a module, detaches them
- * when none does. */
-void tp_watch_holding(struct tp_set *s);
 /* A RB_MODULE record. */
 int tp_watch_handle(struct tp_set *s, const struct module_event *e);
 
