@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include "common/evline.h"
 #include "common/json.h"
 #include "journal.h"
 #include "log.h"
@@ -150,14 +151,35 @@ static bool count_gap(struct tracepoint *t, const struct tracepoint_event *e)
 	return gap;
 }
 
-static void journal_suppressed(const struct tracepoint *t, uint64_t n, unsigned limit)
+int tp_journal_priority(const struct tp_set *s, const struct tracepoint *t)
+{
+	switch (t->cfg.journal) {
+	case TP_JOURNAL_OFF:
+		return -1;
+	case TP_JOURNAL_DEBUG:
+		return LOG_DEBUG;
+	case TP_JOURNAL_INFO:
+		return LOG_INFO;
+	default:	/* read at each event: a reload changes it */
+		return s->cfg ? s->cfg->tracepoint_priority : LOG_DEBUG;
+	}
+}
+
+static unsigned journal_rate(const struct tp_set *s)
+{
+	return s->cfg ? s->cfg->tracepoint_rate : TRACEPOINT_RATE_DEFAULT;
+}
+
+static void journal_suppressed(const struct tp_set *s, const struct tracepoint *t, uint64_t n)
 {
 	struct jfields f = { 0 };
+	unsigned limit = journal_rate(s);
+	int prio = tp_journal_priority(s, t);
 
 	jf_add(&f, "TRACEPOINT=%s", t->cfg.name);
 	jf_add(&f, "SUPPRESSED=%llu", (unsigned long long)n);
 	jf_add(&f, "RATE_LIMIT=%u", limit);
-	log_struct(t->journal_priority, MID_TRACEPOINT_SUPPRESSED, &f,
+	log_struct(prio < 0 ? LOG_DEBUG : prio, MID_TRACEPOINT_SUPPRESSED, &f,
 		   "tracepoint %s: %llu more event%s in one second not journaled one by one (limit %u a second; irqlat events has them all)",
 		   t->cfg.name, (unsigned long long)n, n == 1 ? "" : "s", limit);
 }
@@ -168,7 +190,7 @@ void tp_journal_flush(struct tp_set *s, uint64_t now_ns)
 		uint64_t n = ratelimit_flush(&s->tps[i].journal_limit, now_ns);
 
 		if (n)
-			journal_suppressed(&s->tps[i], n, s->journal_rate);
+			journal_suppressed(s, &s->tps[i], n);
 	}
 }
 
@@ -177,20 +199,20 @@ void tp_journal_flush(struct tp_set *s, uint64_t now_ns)
 static void journal_event(struct tp_set *s, struct tracepoint *t, const struct tracepoint_event *e)
 {
 	const char *names[TP_MAX_ARGS] = { 0 };
+	int prio = tp_journal_priority(s, t);
 	uint64_t ended;
+	bool pass;
 
-	if (t->journal_priority < 0 || (!log_to_journal() && t->journal_priority > log_max_priority()))
+	if (prio < 0 || (!log_to_journal() && prio > log_max_priority()))
 		return;
-	if (!ratelimit_pass(&t->journal_limit, s->journal_rate, e->ts_ns, &ended)) {
-		if (ended)
-			journal_suppressed(t, ended, s->journal_rate);
-		return;
-	}
+	pass = ratelimit_pass(&t->journal_limit, journal_rate(s), e->ts_ns, &ended);
 	if (ended)
-		journal_suppressed(t, ended, s->journal_rate);
+		journal_suppressed(s, t, ended);
+	if (!pass)
+		return;
 	for (unsigned i = 0; i < t->nargs && i < TP_MAX_ARGS; i++)
 		names[i] = t->args[i].name;
-	journal_tracepoint_event(t->system, t->event, names, e, t->journal_priority);
+	journal_tracepoint_event(t->system, t->event, names, e, prio);
 }
 
 int tracepoints_handle(struct tp_set *s, const void *data, size_t size)

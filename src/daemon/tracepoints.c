@@ -116,8 +116,8 @@ static void keep_vmlinux_btf(struct tp_set *s)
 	s->vmlinux_btf = NULL;
 }
 
-int tracepoints_start(struct tp_set *s, sd_event *ev, struct server *srv, const struct daemon_config *cfg,
-		      struct ring_buffer *rb, int ringbuf_fd, int drops_fd)
+int tracepoints_start(struct tp_set *s, sd_event *ev, struct server *srv, struct event_ring *ring,
+		      const struct daemon_config *cfg, struct ring_buffer *rb, int ringbuf_fd, int drops_fd)
 {
 	uint64_t now;
 	sigset_t mask;
@@ -126,11 +126,11 @@ int tracepoints_start(struct tp_set *s, sd_event *ev, struct server *srv, const 
 	memset(s, 0, sizeof(*s));
 	s->ev = ev;
 	s->srv = srv;
+	s->ring = ring;
 	s->rb = rb;
 	s->ringbuf_fd = ringbuf_fd;
 	s->drops_fd = drops_fd;
 	s->cfg = cfg;
-	s->journal_rate = TP_JOURNAL_RATE_DEFAULT;
 	if (!cfg->ntracepoints)
 		return 0;
 	s->tps = calloc(cfg->ntracepoints, sizeof(*s->tps));
@@ -160,7 +160,7 @@ int tracepoints_start(struct tp_set *s, sd_event *ev, struct server *srv, const 
 		t->cfg = cfg->tracepoints[i];
 		t->counter_arg = -1;
 		t->period_ns = t->cfg.period_ns;
-		t->journal_priority = cfg->tracepoint_priority;
+		snprintf(t->module, sizeof(t->module), "%s", t->cfg.module);	/* "waiting for module X" */
 		if (tp_name_split(t->cfg.name, t->system, sizeof(t->system), t->event, sizeof(t->event)) < 0) {
 			t->state = TP_INVALID;
 			snprintf(t->error, sizeof(t->error), "not SYSTEM:EVENT (letters, digits and _ on both sides of one ':')");

@@ -28,8 +28,6 @@
 #define TP_ESTIMATE_INTERVALS 16
 #define TP_ERROR_MAX 200
 #define TP_TRACEFS "/sys/kernel/tracing"
-/* journal entries per tracepoint per second before they are counted instead */
-#define TP_JOURNAL_RATE_DEFAULT 20
 
 /* journal MESSAGE_IDs (docs/irqlatd.catalog) */
 #define MID_MODULE_HELD "8d71a7ee567240d8baf7e365b637c7cc"		/* an unload refused while irqlatd holds the module */
@@ -79,8 +77,7 @@ struct tracepoint {
 	int prog_fd;		/* tp_btf: its program, -1 otherwise */
 	int link_fd;		/* the link, -1 when not attached; holds the module while open */
 	unsigned attaches;
-	int journal_priority;	/* LOG_* of its event entries; -1: none */
-	struct ratelimit journal_limit;
+	struct ratelimit journal_limit;	/* of its event entries */
 	char error[TP_ERROR_MAX];	/* why it is not attached, for summaries (irqlat --top) */
 
 	/* summary, cumulative over attaches */
@@ -118,7 +115,6 @@ struct tp_set {
 	 * split on top of it; parsing it takes ~10 ms here, ~100 ms under emulation) */
 	struct btf *vmlinux_btf;
 	struct event_ring *ring;	/* where events are kept for irqlat events; NULL: nowhere */
-	unsigned journal_rate;		/* event entries per tracepoint per second; 0: no limit */
 	struct tracepoint *tps;
 	unsigned n;
 	uint64_t tick;
@@ -128,10 +124,11 @@ struct tp_set {
 
 /* ---- the daemon's interface ---- */
 
-/* Starts consuming the configured tracepoints; a bad or missing tracepoint is logged, not an
- * error. Fails only when the event loop cannot take the timer. */
-int tracepoints_start(struct tp_set *s, sd_event *ev, struct server *srv, const struct daemon_config *cfg,
-		      struct ring_buffer *rb, int ringbuf_fd, int drops_fd);
+/* Starts consuming the configured tracepoints, their events streamed to srv's subscribers and
+ * kept in ring (either may be NULL); a bad or missing tracepoint is logged, not an error.
+ * Fails only when the event loop cannot take the timer. */
+int tracepoints_start(struct tp_set *s, sd_event *ev, struct server *srv, struct event_ring *ring,
+		      const struct daemon_config *cfg, struct ring_buffer *rb, int ringbuf_fd, int drops_fd);
 void tracepoints_stop(struct tp_set *s);
 /* A RB_TRACEPOINT or RB_MODULE record from the ring buffer; -EBADMSG (and nothing counted)
  * for a record too short or of no tracepoint of the set. */
@@ -207,6 +204,8 @@ int tp_watch_handle(struct tp_set *s, const struct module_event *e);
 void tp_format_line(char *buf, size_t len, const struct tracepoint *t, const struct tracepoint_event *e);
 /* An argument's value as JSON, by its type. */
 json_object *tp_arg_json(const struct tp_arg *a, uint64_t v);
+/* LOG_* of t's event entries (its journal setting, else tracepoint-priority), -1: none. */
+int tp_journal_priority(const struct tp_set *s, const struct tracepoint *t);
 /* Says what the journal rate limit held back in seconds that are over (UINT64_MAX: all). */
 void tp_journal_flush(struct tp_set *s, uint64_t now_ns);
 

@@ -154,9 +154,13 @@ static void test_journal_limit(void **state)
 	char *log;
 	(void)state;
 
+	struct daemon_config cfg;
+
+	daemon_config_defaults(&cfg);
+	cfg.tracepoint_rate = 5;
 	tp_fixture_one(&s, &t, 0);
-	s.journal_rate = 5;
-	t.journal_priority = LOG_INFO;
+	s.cfg = &cfg;
+	t.cfg.journal = TP_JOURNAL_INFO;
 	tp_capture_begin();
 	for (unsigned i = 0; i < 30; i++)	/* 30 in the second from 1 s */
 		tp_fixture_feed(&s, 1000 + 10 * i, i);
@@ -169,7 +173,7 @@ static void test_journal_limit(void **state)
 	assert_int_equal(t.events, 31);	/* counted all the same */
 	free(log);
 
-	t.journal_priority = -1;	/* journal = off */
+	t.cfg.journal = TP_JOURNAL_OFF;
 	tp_capture_begin();
 	for (unsigned i = 0; i < 30; i++)
 		tp_fixture_feed(&s, 5000 + 10 * i, i);

@@ -24,7 +24,6 @@ static inline void tp_fixture_one(struct tp_set *s, struct tracepoint *t, uint64
 	t->link_fd = t->prog_fd = -1;
 	t->state = TP_ATTACHED;
 	t->style = "raw_tp";
-	t->journal_priority = -1;	/* no entries unless a test asks for them */
 	t->nargs = 2;
 	snprintf(t->args[0].name, sizeof(t->args[0].name), "time");
 	snprintf(t->args[1].name, sizeof(t->args[1].name), "count");
