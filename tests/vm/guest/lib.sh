@@ -64,6 +64,10 @@ tp_state_is() { [ "$(tp_field state)" = "$1" ]; }
 insmod_and_wait() {
 	_iw_t0=$(uptime_cs)
 	insmod "$SILLYMOD_KO" period_ms="${4:-100}"
+	# the first polls later: each spawns irqlat and a pipeline, which would compete with the
+	# daemon for the guest's two emulated CPUs while it attaches (within the module's first
+	# period: 52 ms at period_ms=50)
+	sleep 0.2
 	if retry "$1" tp_state_is attached; then
 		ok "$2"
 		# a measurement, not a test (timing)

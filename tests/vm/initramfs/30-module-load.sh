@@ -123,7 +123,7 @@ text_ok() {	# "    silly-thread-57    [001] 2026-12-03T13:45:01.123456+0000: me_
 	done <"$work/last20.txt" >"$work/text-walls"
 	[ "$n" = 20 ] || { diag "$n lines"; return 1; }
 	sed -n 's/.*"wall_ns":\([0-9]*\).*"count":\([0-9]*\).*/\1 \2/p' "$work/last20.json" |
-		paste -d' ' "$work/text-walls" - | awk '{ d = $1 - $3 / 1e9; if (d < 0) d = -d; if (d > 0.000001 || $2 != $4) bad = 1 } END { exit bad }'
+		paste -d' ' "$work/text-walls" - | awk '{ d = $1 - $3 / 1e9; if (d < 0) d = -d; if (d > 0.00001 || $2 != $4) { print; bad = 1 } } END { exit bad }' >"$work/text.diff" || { diag_file "$work/text.diff"; return 1; }
 }
 check "irqlat events -n 20 --time wall: ftrace's lines with those wall-clock times" text_ok
 diag "$(head -n 2 "$work/last20.txt" | tr '\n' ';')"

@@ -41,6 +41,7 @@ failed=0
 for i in $(seq 50); do
 	echo "vmtest-40: load $i" >/dev/kmsg
 	insmod "$SILLYMOD_KO" period_ms=50
+	sleep 0.2	# no polling process competing with the daemon's attach (lib.sh, insmod_and_wait)
 	three() { [ "$(hellos "$i")" -ge 3 ] && tp_state_is attached; }
 	retry 5 three || { failed=$((failed + 1)); diag "load $i: not attached with 3 hellos: $(tp_summary)"; }
 	irqlat detach silly:me_silly >/dev/null
