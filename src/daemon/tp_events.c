@@ -172,16 +172,9 @@ static unsigned journal_rate(const struct tp_set *s)
 
 static void journal_suppressed(const struct tp_set *s, const struct tracepoint *t, uint64_t n)
 {
-	struct jfields f = { 0 };
-	unsigned limit = journal_rate(s);
 	int prio = tp_journal_priority(s, t);
 
-	jf_add(&f, "TRACEPOINT=%s", t->cfg.name);
-	jf_add(&f, "SUPPRESSED=%llu", (unsigned long long)n);
-	jf_add(&f, "RATE_LIMIT=%u", limit);
-	log_struct(prio < 0 ? LOG_DEBUG : prio, MID_TRACEPOINT_SUPPRESSED, &f,
-		   "tracepoint %s: %llu more event%s in one second not journaled one by one (limit %u a second; irqlat events has them all)",
-		   t->cfg.name, (unsigned long long)n, n == 1 ? "" : "s", limit);
+	journal_tracepoint_suppressed(t->cfg.name, n, journal_rate(s), prio < 0 ? LOG_DEBUG : prio);
 }
 
 void tp_journal_flush(struct tp_set *s, uint64_t now_ns)

@@ -11,6 +11,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "common/macro.h"
+#include "journal.h"
 #include "log.h"
 #include "modwatch.skel.h"
 #include "tracepoints.h"
@@ -127,7 +128,6 @@ static void module_freed(struct tp_set *s, const char *name)
  * naming what holds it and how to let go. */
 static void unload_refused(struct tp_set *s, const struct module_event *e, const char *name)
 {
-	struct jfields f = { 0 };
 	char held[512] = "";
 	size_t off = 0;
 	bool first = true;
@@ -147,13 +147,7 @@ static void unload_refused(struct tp_set *s, const struct module_event *e, const
 	}
 	if (!off || !first)
 		return;
-	jf_add(&f, "MODULE=%s", name);
-	jf_add(&f, "TRACEPOINT=%s", held);
-	jf_add(&f, "UNLOAD_PID=%u", e->tgid);
-	jf_add(&f, "UNLOAD_COMM=%.*s", TASK_COMM_LEN_ABI, e->comm);
-	log_struct(LOG_WARNING, MID_MODULE_HELD, &f,
-		   "%.*s[%u] could not unload module %s: irqlatd holds it through tracepoint %s; 'irqlat detach %s' (or kill -USR1) lets it go",
-		   TASK_COMM_LEN_ABI, e->comm, e->tgid, name, held, strchr(held, ' ') ? "all" : held);
+	journal_module_held(name, held, e->tgid, e->comm);
 }
 
 int tp_watch_handle(struct tp_set *s, const struct module_event *e)

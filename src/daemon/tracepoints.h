@@ -29,10 +29,6 @@
 #define TP_ERROR_MAX 200
 #define TP_TRACEFS "/sys/kernel/tracing"
 
-/* journal MESSAGE_IDs (docs/irqlatd.catalog) */
-#define MID_MODULE_HELD "8d71a7ee567240d8baf7e365b637c7cc"		/* an unload refused while irqlatd holds the module */
-#define MID_TRACEPOINT_SUPPRESSED "a024e97be24a4d4cab5663bf1faaa235"	/* tracepoint event entries over the rate limit */
-
 enum tp_state {
 	TP_INVALID,	/* malformed name: never attached */
 	TP_WAITING,	/* not in tracefs (yet): its module is not loaded */
