@@ -23,6 +23,14 @@ static int feed(struct tp_set *s, uint32_t what, const char *module, long ret)
 	return tracepoints_handle(s, &e, sizeof(e));
 }
 
+/* me_silly attached, holding sillymod; the log captured from here */
+static void held(struct tp_set *s, struct tracepoint *t)
+{
+	tp_fixture_one(s, t, 0);
+	snprintf(t->module, sizeof(t->module), "sillymod");
+	tp_capture_begin();
+}
+
 static void test_unload_refused(void **state)
 {
 	struct tp_set s;
@@ -30,9 +38,7 @@ static void test_unload_refused(void **state)
 	char *log;
 	(void)state;
 
-	tp_fixture_one(&s, &t, 0);
-	snprintf(t.module, sizeof(t.module), "sillymod");
-	tp_capture_begin();
+	held(&s, &t);
 	assert_int_equal(feed(&s, MODULE_UNLOAD_REFUSED, "sillymod", -EWOULDBLOCK), 0);
 	assert_int_equal(feed(&s, MODULE_UNLOAD_REFUSED, "sillymod", -EWOULDBLOCK), 0);	/* the second: no line */
 	assert_int_equal(feed(&s, MODULE_UNLOAD_REFUSED, "othermod", -EWOULDBLOCK), 0);
@@ -53,9 +59,7 @@ static void test_module_freed(void **state)
 	char *log;
 	(void)state;
 
-	tp_fixture_one(&s, &t, 0);
-	snprintf(t.module, sizeof(t.module), "sillymod");
-	tp_capture_begin();
+	held(&s, &t);
 	assert_int_equal(feed(&s, MODULE_FREED, "othermod", 0), 0);
 	assert_int_equal(t.state, TP_ATTACHED);
 	assert_int_equal(feed(&s, MODULE_FREED, "sillymod", 0), 0);	/* attached: its init failed */
