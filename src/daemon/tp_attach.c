@@ -163,6 +163,10 @@ int tp_attach(struct tp_set *s, struct tracepoint *t)
 		prog_fd = load_tp_btf(t, skel);
 		if (prog_fd >= 0)
 			t->style = "tp_btf";
+		else if (prog_fd == -EPERM && t->module[0])
+			/* BPF_BTF_GET_FD_BY_ID wants CAP_SYS_ADMIN: not the hardened unit's */
+			log_info("tracepoint %s: attaching raw_tp: opening module %s's BTF object, which a tp_btf program is loaded against, needs CAP_SYS_ADMIN",
+				 t->cfg.name, t->module);
 		else
 			log_warning("tracepoint %s: the kernel refused it as tp_btf (%s): attaching raw_tp instead",
 				    t->cfg.name, strerror(-prog_fd));

@@ -340,8 +340,10 @@ out:
 int tp_module_btf_fd(const char *name, int *id_out)
 {
 	__u32 id = 0;
+	int r;
 
-	while (bpf_btf_get_next_id(id, &id) == 0) {
+	/* both calls want CAP_SYS_ADMIN on 6.1: -EPERM under the hardened unit */
+	while ((r = bpf_btf_get_next_id(id, &id)) == 0) {
 		char bname[MODULE_NAME_LEN_ABI] = "";
 		struct bpf_btf_info info = { .name = (__u64)(unsigned long)bname, .name_len = sizeof(bname) };
 		__u32 len = sizeof(info);
@@ -355,7 +357,7 @@ int tp_module_btf_fd(const char *name, int *id_out)
 		}
 		close(fd);
 	}
-	return -ENOENT;
+	return r < 0 && r != -ENOENT ? r : -ENOENT;
 }
 
 int tp_module_of(const struct tracepoint *t, char *name, size_t len)

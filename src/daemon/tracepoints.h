@@ -161,8 +161,8 @@ int tp_args_from_btf(struct tracepoint *t, const struct btf *btf);
 /* BTF (vmlinux's, then t->module's or else each module's), else the tracefs format; sets
  * t->args_source and t->btf_type_id, and t->module when a module's BTF has it. */
 int tp_resolve_args(struct tp_set *s, struct tracepoint *t);
-/* The fd of the kernel BTF object of module name (-errno): what a tp_btf program of one of its
- * tracepoints is loaded against; *id its object id. */
+/* The fd of the kernel BTF object of module name (-errno; -EPERM without CAP_SYS_ADMIN): what
+ * a tp_btf program of one of its tracepoints is loaded against; *id its object id. */
 int tp_module_btf_fd(const char *name, int *id);
 /* The module that defines t's tracepoint, from /proc/kallsyms (__tracepoint_EVENT [module]):
  * 0 and name filled, -ENOENT for the kernel's own. For a module without BTF, seen loaded

@@ -241,7 +241,11 @@ start_daemon --log-target journal --interval-ms 200 --tracepoint sched:sched_pro
 pid=$DAEMON_PID
 for _ in $(seq 60); do /bin/true; done
 irqlat detach all >/dev/null
-counts=$(irqlat --top --batch -n 1 --json | jq -r '[.tracepoints[] | "\(.tracepoint)=\(.events)"] | sort | join(" ")')
+# records written before the detach are still read (a drain timer, every 100 ms): the counts
+# are final once two readings 300 ms apart agree
+tp_counts() { irqlat --top --batch -n 1 --json | jq -r '[.tracepoints[] | "\(.tracepoint)=\(.events)"] | sort | join(" ")'; }
+counts=$(tp_counts)
+for _ in $(seq 20); do sleep 0.3; again=$(tp_counts); [ "$again" = "$counts" ] && break; counts=$again; done
 stop_daemon
 journalctl --sync
 exec_events=$(sed -n 's/.*sched:sched_process_exec=\([0-9]*\).*/\1/p' <<<"$counts")
