@@ -87,13 +87,13 @@ tp_loads() {
 	grep '"tracepoint":"silly:me_silly"' | sed -n 's/.*"pid":\([0-9]*\).*"count":\([0-9]*\).*/\1 \2/p' |
 		awk 'BEGIN { n = 0 } $1 != pid { n++; pid = $1 } { print n, $2 }'
 }
-# same_loads OURS HELLO: every load in OURS counts 0, 1, 2, ... once each, and each of its
-# counts is one the module printed in that load (none invented); the same number of loads
-# as HELLO. Says what differs.
+# same_loads OURS HELLO [FIRST]: every load in OURS counts 0, 1, 2, ... once each (FIRST
+# "any": from whichever count it starts at), and each of its counts is one the module printed
+# in that load (none invented); the same number of loads as HELLO. Says what differs.
 same_loads() {
-	awk 'FILENAME == ARGV[1] { said[$1 " " $2] = 1; if ($1 > hl) hl = $1; next }
+	awk -v any="${3:-}" 'FILENAME == ARGV[1] { said[$1 " " $2] = 1; if ($1 > hl) hl = $1; next }
 	     $1 == 0 { print "a count before the first 0: " $2; bad = 1; next }
-	     { if ($1 != l) { l = $1; want = 0 } }
+	     { if ($1 != l) { l = $1; want = any == "any" ? $2 : 0 } }
 	     $2 != want { print "load " $1 ": count " $2 " where " want " was due"; bad = 1 }
 	     !(($1 " " $2) in said) { print "load " $1 ": count " $2 " the module did not print"; bad = 1 }
 	     { want = $2 + 1; if ($1 > ol) ol = $1 }
