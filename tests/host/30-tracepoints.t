@@ -151,7 +151,11 @@ check "detach as non-root is refused (exit 1, says why)" sh -c "[ $rc -eq 1 ] &&
 out=$(irqlat detach sched:nonesuch 2>&1); rc=$?
 check "detach of a tracepoint not consumed: exit 1 naming it" sh -c "[ $rc -eq 1 ] && printf '%s' \"\$1\" | grep -q 'does not consume tracepoint sched:nonesuch'" _ "$out"
 irqlat detach sched:sched_process_exec >/dev/null
-before=$(irqlat --top --batch -n 1 --json | jq '.tracepoints[] | select(.tracepoint == "sched:sched_process_exec") | .events')
+# what the program wrote before the detach is still read (a drain timer, every 100 ms): the
+# count is final once two readings 300 ms apart agree
+exec_count() { irqlat --top --batch -n 1 --json | jq '.tracepoints[] | select(.tracepoint == "sched:sched_process_exec") | .events'; }
+before=$(exec_count)
+for _ in $(seq 20); do sleep 0.3; again=$(exec_count); [ "$again" = "$before" ] && break; before=$again; done
 for _ in $(seq 5); do "$PROG"; done
 sleep 0.5
 after=$(irqlat --top --batch -n 1 --json | jq '.tracepoints[] | select(.tracepoint == "sched:sched_process_exec") | "\(.state) \(.events)"')
