@@ -37,14 +37,18 @@ _irqlat()
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return
 		;;
-	-n | --iterations | -d | --delay)
+	--time)
+		COMPREPLY=($(compgen -W "mono boot wall" -- "$cur"))
+		return
+		;;
+	-n | --iterations | -d | --delay | --since)
 		return
 		;;
 	esac
 
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "--top --batch --iterations --delay --json --window --sort --reverse
-			--output --follow --socket --help --version -b -n -d -J -w -s -R -o -f -S -h -V" -- "$cur"))
+			--output --follow --since --time --socket --help --version -b -n -d -J -w -s -R -o -f -S -h -V" -- "$cur"))
 		return
 	fi
 
@@ -56,7 +60,7 @@ _irqlat()
 			sub=${words[i]}
 			break
 			;;
-		-w | --window | -s | --sort | -o | --output | -S | --socket | -n | --iterations | -d | --delay)
+		-w | --window | -s | --sort | -o | --output | -S | --socket | -n | --iterations | -d | --delay | --since | --time)
 			((i++))
 			;;
 		esac

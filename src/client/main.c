@@ -16,6 +16,7 @@
 #include "table.h"
 #include "tptable.h"
 #include "top.h"
+#include "common/evline.h"
 #include "common/json.h"
 #include "common/util.h"
 
@@ -191,7 +192,7 @@ static void print_status(json_object *s)
 {
 	static const char *const known[] = { "ok", "version", "pid", "uptime_s", "attach", "programs", "handlers",
 					     "cells_used", "drops", "bpf", "config", "tracepoints" };
-	json_object *v, *cfg = NULL, *bpf = NULL, *drops = NULL;
+	json_object *v, *tv, *cfg = NULL, *bpf = NULL, *drops = NULL;
 	char up[32], th[16];
 	double secs = json_get_double(s, "uptime_s", 0);
 	unsigned long u = (unsigned long)secs;
@@ -232,9 +233,19 @@ static void print_status(json_object *s)
 
 			printf("%s %s %s", i ? "," : "", json_get_str(t, "tracepoint", "?"), json_get_str(t, "state", "?"));
 			if (!strcmp(json_get_str(t, "state", "?"), "attached"))
-				printf(" (raw_tp, arguments from %s, %.0f events)", json_get_str(t, "args_source", "?"),
-				       json_get_double(t, "events", 0));
+				printf(" (%s, arguments from %s, %.0f events)", json_get_str(t, "attach", "?"),
+				       json_get_str(t, "args_source", "?"), json_get_double(t, "events", 0));
+			else if (!strcmp(json_get_str(t, "state", "?"), "waiting"))
+				printf(" for %s%s", json_object_object_get_ex(t, "module", NULL) ? "module " : "its module",
+				       json_get_str(t, "module", ""));
+			if (json_object_object_get_ex(t, "holds_module", &tv) && json_object_get_boolean(tv))
+				printf("; holding module %s: 'irqlat detach %s' before rmmod", json_get_str(t, "module", "?"),
+				       json_get_str(t, "tracepoint", "?"));
 		}
+		if (json_object_array_length(v))
+			printf("\n%-12s %s", "", !strcmp(json_get_str(json_object_array_get_idx(v, 0), "watch", ""), "module_load")
+				? "modules watched at load (module:module_load); tracefs checked every second too"
+				: "no module:module_load tracepoint: tracefs checked every second");
 	}
 	printf("\n%-12s ", "overhead:");
 	if (json_get_double(bpf, "run_cnt", 0) > 0)
@@ -302,11 +313,40 @@ static int repeat(struct irqlat_conn *conn, const struct cli *c, int (*fn)(struc
 	return r;
 }
 
-static void print_event(json_object *e, int json)
+/* A tracepoint event as ftrace prints it, its time in the clock asked for: the daemon's own
+ * "line" has the monotonic one. */
+static void print_tracepoint(json_object *e, enum ev_clock clock)
+{
+	const char *name = json_get_str(e, "tracepoint", "?"), *event = strchr(name, ':');
+	char time[48], line[1024];
+	json_object *args;
+	int off;
+
+	if (clock == EV_CLOCK_MONO && json_object_object_get_ex(e, "line", &args)) {
+		puts(json_object_get_string(args));
+		return;
+	}
+	ev_time(time, sizeof(time), json_get_u64(e, clock == EV_CLOCK_WALL ? "wall_ns" : clock == EV_CLOCK_BOOT ? "boot_ns" : "ts_ns", 0),
+		clock);
+	off = ev_context(line, sizeof(line), json_get_str(e, "comm", "?"), (unsigned)json_get_u64(e, "pid", 0),
+			 (unsigned)json_get_u64(e, "cpu", 0), time);
+	off += snprintf(line + off, sizeof(line) - (size_t)off, " %s:", event ? event + 1 : name);
+	if (json_object_object_get_ex(e, "args", &args)) {
+		/* in the order the daemon put them: the tracepoint's */
+		json_object_object_foreach(args, k, v) {
+			if ((size_t)off >= sizeof(line))
+				break;
+			off += snprintf(line + off, sizeof(line) - (size_t)off, " %s=%s", k, json_object_get_string(v));
+		}
+	}
+	puts(line);
+}
+
+static void print_event(json_object *e, const struct cli *c)
 {
 	json_object *v;
 
-	if (json) {
+	if (c->json) {
 		puts(json_object_to_json_string_ext(e, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 		return;
 	}
@@ -314,46 +354,65 @@ static void print_event(json_object *e, int json)
 		printf("irqlat: %llu events lost: this client read too slowly\n", (unsigned long long)json_object_get_uint64(v));
 		return;
 	}
-	if (json_object_object_get_ex(e, "line", &v)) {	/* preformatted by the daemon */
-		puts(json_object_get_string(v));
+	if (!strcmp(json_get_str(e, "type", ""), "tracepoint")) {
+		print_tracepoint(e, c->clock);
 		return;
 	}
 	if (!strcmp(json_get_str(e, "type", ""), "outlier")) {
-		char d[16];
+		char d[16], time[48], ctx[128];
 
 		fmt_duration(d, sizeof(d), (uint64_t)json_get_double(e, "duration_ns", 0), "");
-		printf("%16s-%-7d [%03d] %.6f: outlier: irq=%d name=%s duration=%s\n", json_get_str(e, "comm", "?"),
-		       (int)json_get_double(e, "pid", 0), (int)json_get_double(e, "cpu", 0),
-		       json_get_double(e, "ts_ns", 0) / 1e9, (int)json_get_double(e, "irq", 0),
+		ev_time(time, sizeof(time),
+			json_get_u64(e, c->clock == EV_CLOCK_WALL ? "wall_ns" : c->clock == EV_CLOCK_BOOT ? "boot_ns" : "ts_ns", 0),
+			c->clock);
+		ev_context(ctx, sizeof(ctx), json_get_str(e, "comm", "?"), (unsigned)json_get_u64(e, "pid", 0),
+			   (unsigned)json_get_u64(e, "cpu", 0), time);
+		printf("%s outlier: irq=%d name=%s duration=%s\n", ctx, (int)json_get_double(e, "irq", 0),
 		       json_get_str(e, "name", "?"), d);
 	}
 }
 
+/* The events of an answer ("events": the kept ones asked for), oldest first. */
+static void print_kept(json_object *answer, const struct cli *c)
+{
+	json_object *arr;
+
+	if (!json_object_object_get_ex(answer, "events", &arr))
+		return;
+	for (size_t i = 0; i < json_object_array_length(arr); i++)
+		print_event(json_object_array_get_idx(arr, i), c);
+	fflush(stdout);
+}
+
+/* Without --follow: the kept events (-n the last N, --since from then on), and done. With it:
+ * those --since selects, then each as it comes (-n: stop after N). */
 static int cmd_events(struct irqlat_conn *conn, const struct cli *c)
 {
-	_cleanup_json_ json_object *req = conn_new_request("subscribe", c->window), *s = NULL;
+	_cleanup_json_ json_object *req = conn_new_request(c->follow ? "subscribe" : "events", NULL), *s = NULL;
 	long n = 0;
 	int r;
 
+	if (c->since_wall_ns || !c->follow)
+		json_object_object_add(req, "since_wall_ns", json_object_new_uint64(c->since_wall_ns));
+	if (!c->follow && c->iterations)
+		json_object_object_add(req, "n", json_object_new_int64(c->iterations));
 	r = ask(conn, req, &s);
 	if (r < 0)
 		return r;
-	while (!stop_requested()) {
+	print_kept(s, c);
+	while (c->follow && !stop_requested()) {
 		_cleanup_json_ json_object *e = NULL;
 
-		r = conn_read(conn, c->follow ? 500 : 1000, &e);
-		if (r == -ETIMEDOUT) {
-			if (!c->follow)
-				break;
+		r = conn_read(conn, 500, &e);
+		if (r == -ETIMEDOUT)
 			continue;
-		}
 		if (r < 0) {
 			if (stop_requested())
 				return 0;
 			fprintf(stderr, "irqlat: lost the connection to irqlatd: %s\n", strerror(-r));
 			return r;
 		}
-		print_event(e, c->json);
+		print_event(e, c);
 		fflush(stdout);
 		if (c->iterations && ++n >= c->iterations)
 			break;

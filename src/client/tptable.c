@@ -1,23 +1,52 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdbool.h>
 #include <string.h>
 #include "table.h"
 #include "tptable.h"
 #include "common/json.h"
 #include "common/util.h"
 
+static bool waiting(json_object *t)
+{
+	return !strcmp(json_get_str(t, "state", ""), "waiting");
+}
+
+/* A tracepoint whose module is not loaded: one quiet line, not a row of zeros. */
+static void print_waiting(FILE *f, json_object *t)
+{
+	const char *module = json_get_str(t, "module", NULL);
+	uint64_t events = json_get_u64(t, "events", 0);
+
+	fprintf(f, "  %-24s waiting for %s%s", json_get_str(t, "tracepoint", "?"), module ? "module " : "its module",
+		module ? module : "");
+	if (events)
+		fprintf(f, " (%llu events before it went)", (unsigned long long)events);
+	fputc('\n', f);
+}
+
 void tp_print_section(FILE *f, json_object *summary)
 {
 	json_object *tps, *v;
+	bool header = false;
 	size_t n;
 
 	if (!json_object_object_get_ex(summary, "tracepoints", &tps) || !(n = json_object_array_length(tps)))
 		return;
-	fprintf(f, "\n  %-24s %-9s %9s %8s %6s %6s %8s %8s %8s %8s  %s\n", "TRACEPOINT", "STATE", "EVENTS", "RATE/s",
-		"GAPS", "MISSED", "PERIOD", "LATE50", "LATE99", "LATEMAX", "LAST");
+	for (size_t i = 0; i < n; i++)
+		header |= !waiting(json_object_array_get_idx(tps, i));
+	fputc('\n', f);
+	if (header)
+		fprintf(f, "  %-24s %-9s %9s %8s %6s %6s %8s %8s %8s %8s  %s\n", "TRACEPOINT", "STATE", "EVENTS", "RATE/s",
+			"GAPS", "MISSED", "PERIOD", "LATE50", "LATE99", "LATEMAX", "LAST");
 	for (size_t i = 0; i < n; i++) {
 		json_object *t = json_object_array_get_idx(tps, i), *last;
 		char rate[16], period[16], p50[16], p99[16], max[16], lastbuf[256] = "";
 		size_t off = 0;
+
+		if (waiting(t)) {
+			print_waiting(f, t);
+			continue;
+		}
 
 		fmt_count(rate, sizeof(rate), json_get_double(t, "rate", 0));
 		fmt_duration(period, sizeof(period), json_get_u64(t, "period_ns", 0), "");

@@ -31,6 +31,7 @@ struct daemon {
 	struct outlier_limiter outliers;
 	struct server *srv;
 	struct tp_set tps;
+	struct event_ring events;	/* the recent ones, for irqlat events */
 	struct ring_buffer *rb;
 	sd_event_source *tick_src, *rb_src;
 	uint64_t next_tick_us;
@@ -70,10 +71,11 @@ static int on_ringbuf_record(void *ctx, void *data, size_t size)
 		const struct outlier_event *e = data;
 
 		_cleanup_json_ json_object *o = outlier_json(e);
+		uint64_t wall_ns = event_add_clocks(o, e->ts_ns);
 
 		outlier_handle(&d->outliers, e);
-		server_broadcast(d->srv, o);
-	} else if (*kind == RB_TRACEPOINT) {
+		event_publish(&d->events, d->srv, o, wall_ns);
+	} else if (*kind == RB_TRACEPOINT || *kind == RB_MODULE) {
 		tracepoints_handle(&d->tps, data, size);
 	}
 	return 0;
@@ -120,7 +122,7 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
 	return 0;
 }
 
-#define REQUESTS "summary, hist, status, subscribe, detach or attach"
+#define REQUESTS "summary, hist, status, events, subscribe, detach or attach"
 
 static json_object *on_request(void *userdata, struct client *cl, json_object *req)
 {
@@ -168,9 +170,17 @@ static json_object *on_request(void *userdata, struct client *cl, json_object *r
 		json_object_object_add(o, "tracepoints", tracepoints_json(&d->tps));
 		return json_ok_reply(o);
 	}
+	if (!strcmp(cmd, "events"))
+		return event_ring_request(&d->events, req);
 	if (!strcmp(cmd, "subscribe")) {
-		client_subscribe(cl);
-		return json_ok_reply(json_object_new_object());
+		/* "since_wall_ns": the kept events since then in this answer, and the stream right
+		 * after them, nothing lost or repeated in between */
+		json_object *o = json_object_object_get_ex(req, "since_wall_ns", NULL) ? event_ring_request(&d->events, req)
+										    : json_ok_reply(json_object_new_object());
+
+		if (json_get_i64(o, "ok", 0))
+			client_subscribe(cl);
+		return o;
 	}
 	return json_error_reply("unknown cmd '%s': use " REQUESTS, cmd);
 }
@@ -307,7 +317,10 @@ static int daemon_start(struct daemon *d)
 	r = sd_event_add_io(d->ev, &d->rb_src, ring_buffer__epoll_fd(d->rb), EPOLLIN, on_ringbuf, d);
 	if (r < 0)
 		return log_error_errno(r, "cannot watch the ring buffer: %m");
-	r = tracepoints_start(&d->tps, d->ev, d->srv, &d->cfg, d->rb, d->bpf.ringbuf_fd, d->bpf.drops_fd);
+	r = event_ring_init(&d->events, d->cfg.event_history);
+	if (r < 0)
+		return log_error_errno(r, "cannot allocate the ring of %u recent events: %m (lower --event-history)", d->cfg.event_history);
+	r = tracepoints_start(&d->tps, d->ev, d->srv, &d->events, &d->cfg, d->rb, d->bpf.ringbuf_fd, d->bpf.drops_fd);
 	if (r < 0)
 		return r;
 
@@ -352,6 +365,7 @@ static void daemon_stop(struct daemon *d, bool started)
 	/* last of the sinks: the drain above still hands events to subscribers */
 	server_close(d->srv);	/* removes the socket */
 	d->srv = NULL;
+	event_ring_free(&d->events);
 	outlier_free(&d->outliers);
 	summary_free(&d->summary);
 	if (attached)
