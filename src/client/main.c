@@ -12,6 +12,8 @@
 #include <unistd.h>
 #include "cli.h"
 #include "conn.h"
+#include "cpuline.h"
+#include "notes.h"
 #include "stop.h"
 #include "table.h"
 #include "tptable.h"
@@ -42,19 +44,23 @@ static int ask(struct irqlat_conn *conn, json_object *req, json_object **ret)
 	return r;
 }
 
-static void print_header(json_object *s, int nrows)
+static void print_header(json_object *s, const struct row *rows, int nrows, const enum column *cols, int ncols)
 {
 	json_object *bpf;
+	struct notes notes;
 	char rate[32];
 
-	fmt_count(rate, sizeof(rate), json_get_double(s, "rate", 0));
+	fmt_rate(rate, sizeof(rate), json_get_double(s, "rate", 0));
 	printf("irqlat - up %.0fs, window %s, %s IRQ/s, %d handlers, %llu drops", json_get_double(s, "uptime_s", 0),
 	       json_get_str(s, "window", "?"), rate, nrows, (unsigned long long)table_drops(s));
 	/* the cumulative average: batch output has no earlier snapshot to take a delta from */
 	if (json_object_object_get_ex(s, "bpf", &bpf) && json_get_double(bpf, "run_cnt", 0) > 0)
-		printf(", cost %.0f ns/IRQ\n", json_get_double(bpf, "ns_per_irq", 0));
+		printf(", cost %.0f ns/IRQ " COST_MEANING "\n", json_get_double(bpf, "ns_per_irq", 0));
 	else
 		printf(", cost n/a (sysctl kernel.bpf_stats_enabled=1)\n");
+	notes_collect(&notes, s, rows, nrows, cols, ncols);
+	for (int i = 0; i < notes.n; i++)
+		printf("%s\n", notes.line[i]);
 }
 
 static void sleep_s(double s)
@@ -63,6 +69,20 @@ static void sleep_s(double s)
 
 	while (!stop_requested() && nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
+}
+
+/* -C: only the handlers that ran on those CPUs, in place */
+static void keep_on_cpus(struct row *rows, int *n, json_object *s, const char *cpus)
+{
+	json_object *irqs;
+	int kept = 0;
+
+	if (!cpus || !json_object_object_get_ex(s, "irqs", &irqs))
+		return;
+	for (int i = 0; i < *n; i++)
+		if (cpuline_ran_on(json_object_array_get_idx(irqs, (size_t)rows[i].src), cpus))
+			rows[kept++] = rows[i];
+	*n = kept;
 }
 
 static int print_snapshot(json_object *s, const struct cli *c, const enum column *cols, int ncols, bool first)
@@ -74,14 +94,33 @@ static int print_snapshot(json_object *s, const struct cli *c, const enum column
 		fprintf(stderr, "irqlat: %s\n", strerror(-n));
 		return n;
 	}
+	keep_on_cpus(rows, &n, s, c->cpus);
 	table_sort(rows, n, (enum sort_key)table_sort_key(c->sort), c->reverse);
 	if (!first)
 		putchar('\n');
-	print_header(s, n);
-	table_print(stdout, rows, n, cols, ncols);
-	tp_print_section(stdout, s);
+	print_header(s, rows, n, cols, ncols);
+	table_print(stdout, s, rows, n, cols, ncols, c->cpus);
+	tp_print_section(stdout, s, 0);
 	fflush(stdout);
 	return 0;
+}
+
+/* -C with --json: the summary without the handlers that never ran on those CPUs (each kept
+ * one whole, all its CPUs, so its counts still add up) */
+static void json_keep_on_cpus(json_object *s, const char *cpus)
+{
+	json_object *irqs, *kept;
+
+	if (!cpus || !json_object_object_get_ex(s, "irqs", &irqs) || !json_object_is_type(irqs, json_type_array))
+		return;
+	kept = json_object_new_array();
+	for (size_t i = 0; i < json_object_array_length(irqs); i++) {
+		json_object *h = json_object_array_get_idx(irqs, i);
+
+		if (cpuline_ran_on(h, cpus))
+			json_object_array_add(kept, json_object_get(h));
+	}
+	json_object_object_add(s, "irqs", kept);
 }
 
 static int cmd_top_batch(struct irqlat_conn *conn, const struct cli *c)
@@ -100,10 +139,12 @@ static int cmd_top_batch(struct irqlat_conn *conn, const struct cli *c)
 		r = ask(conn, req, &s);
 		if (r < 0)
 			return r;
-		if (c->json)
+		if (c->json) {
+			json_keep_on_cpus(s, c->cpus);
 			print_json_line(s);
-		else if ((r = print_snapshot(s, c, cols, ncols, i == 0)) < 0)
+		} else if ((r = print_snapshot(s, c, cols, ncols, i == 0)) < 0) {
 			return r;
+		}
 	}
 	return 0;
 }
@@ -124,17 +165,17 @@ static void print_hist(json_object *h)
 		if (n > peak)
 			peak = n;
 	}
-	printf("IRQ %d (%s): %llu runs in window, p50 ", (int)json_get_i64(h, "irq", -1), json_get_str(h, "name", "?"),
-	       (unsigned long long)json_get_u64(h, "window_count", 0));
-	uint64_t q[3] = { (uint64_t)json_get_double(h, "p50_ns", 0), (uint64_t)json_get_double(h, "p99_ns", 0),
-			  (uint64_t)json_get_double(h, "p999_ns", 0) };
+	uint64_t runs = json_get_u64(h, "window_count", 0);
+	uint64_t q[3] = { json_get_u64(h, "p50_ns", 0), json_get_u64(h, "p99_ns", 0), json_get_u64(h, "p999_ns", 0) };
+	char p50[16], p99[16], p999[16], max[16];
 
-	fmt_duration(lo, sizeof(lo), q[0], "");
-	fmt_duration(hi, sizeof(hi), q[1], "");
-	printf("%s, p99 %s, ", lo, hi);
-	fmt_duration(lo, sizeof(lo), q[2], "");
-	fmt_duration(hi, sizeof(hi), (uint64_t)json_get_double(h, "max_ns", 0), "");
-	printf("p99.9 %s, max %s\n", lo, hi);
+	/* "-" for a window without runs, '*' on a percentile of too few runs (table.h) */
+	fmt_latency(p50, sizeof(p50), q[0], runs, 0.5);
+	fmt_latency(p99, sizeof(p99), q[1], runs, 0.99);
+	fmt_latency(p999, sizeof(p999), q[2], runs, 0.999);
+	fmt_latency(max, sizeof(max), json_get_u64(h, "max_ns", 0), runs, 0);
+	printf("IRQ %d (%s): %llu runs in window, p50 %s, p99 %s, p99.9 %s, max %s\n", (int)json_get_i64(h, "irq", -1),
+	       json_get_str(h, "name", "?"), (unsigned long long)runs, p50, p99, p999, max);
 	for (size_t i = 0; i < nb; i++) {
 		json_object *b = json_object_array_get_idx(buckets, i);
 		uint64_t l = json_object_get_uint64(json_object_array_get_idx(b, 0));
