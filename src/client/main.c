@@ -226,12 +226,43 @@ static int cmd_hist(struct irqlat_conn *conn, const struct cli *c)
 	return c->target && n == 0 ? -ENOENT : 0;
 }
 
+/* status: the other BPF programs on the IRQ tracepoints, whose cost is in every time measured */
+static void print_shared(json_object *bpf)
+{
+	json_object *shared, *progs, *v;
+	size_t n;
+
+	if (!bpf || !json_object_object_get_ex(bpf, "shared", &shared))
+		return;
+	printf("%-12s ", "shared:");
+	if (json_object_object_get_ex(shared, "known", &v) && !json_object_get_boolean(v)) {
+		printf("unknown: %s\n", json_get_str(shared, "error", "?"));
+		return;
+	}
+	if (!json_object_object_get_ex(shared, "programs", &progs) || !(n = json_object_array_length(progs))) {
+		printf("no other BPF program on irq:irq_handler_entry/exit\n");
+		return;
+	}
+	printf("%zu other BPF program%s on the IRQ tracepoints, whose cost is in every time measured:", n, n == 1 ? "" : "s");
+	for (size_t i = 0; i < n; i++) {
+		json_object *p = json_object_array_get_idx(progs, i);
+
+		printf("%s id %d %s (%s", i ? "," : "", (int)json_get_i64(p, "id", 0), json_get_str(p, "name", "?"),
+		       json_get_str(p, "tracepoint", "?"));
+		if (json_has(p, "comm"))
+			printf(", %s pid %d", json_get_str(p, "comm", "?"), (int)json_get_i64(p, "pid", 0));
+		printf(")");
+	}
+	putchar('\n');
+}
+
 /* The status answer for a person; keys this client does not know yet are printed as JSON
  * at the end, so what the daemon adds is never hidden. */
 static void print_status(json_object *s)
 {
 	static const char *const known[] = { "ok", "version", "pid", "uptime_s", "attach", "programs", "handlers",
-					     "cells_used", "drops", "bpf", "config", "tracepoints" };
+					     "cells_used", "drops", "bpf", "config", "tracepoints", "isolated_cpus",
+					     "nohz_full_cpus", "storms" };
 	json_object *v, *cfg = NULL, *bpf = NULL, *drops = NULL;
 	char up[32], th[16];
 	double secs = json_get_double(s, "uptime_s", 0);
@@ -279,11 +310,21 @@ static void print_status(json_object *s)
 	}
 	printf("\n%-12s ", "overhead:");
 	if (json_get_double(bpf, "run_cnt", 0) > 0)
-		printf("%.0f ns of BPF run time per IRQ (%llu IRQs timed while BPF stats were on)%s\n",
+		printf("%.0f ns/IRQ " COST_MEANING " (%llu IRQs timed while BPF stats were on)%s\n",
 		       json_get_double(bpf, "ns_per_irq", 0), (unsigned long long)json_get_double(bpf, "run_cnt", 0),
 		       json_object_object_get_ex(bpf, "stats_enabled", &v) && json_object_get_boolean(v) ? "" : "; stats are off now");
 	else
 		printf("n/a (sysctl kernel.bpf_stats_enabled=1, or run irqlatd --bpf-stats)\n");
+	print_shared(bpf);
+	if (json_has(s, "isolated_cpus")) {
+		char sets[256];
+
+		cpuline_sets(sets, sizeof(sets), s);
+		printf("%-12s %s\n", "cpus:", sets[0] ? sets : "none isolated, none nohz_full");
+	}
+	if (json_object_object_get_ex(s, "storms", &v))
+		printf("%-12s %llu now, %llu since start\n", "storms:", (unsigned long long)json_get_u64(v, "active", 0),
+		       (unsigned long long)json_get_u64(v, "since_start", 0));
 	if (cfg) {
 		fmt_duration(th, sizeof(th), (uint64_t)json_get_double(cfg, "threshold_ns", 0), "");
 		printf("%-12s threshold %s, interval %.0f ms, max cells %.0f, ring buffer %.0f KiB, socket %s%s\n", "config:",

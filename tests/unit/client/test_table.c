@@ -88,7 +88,7 @@ static void test_table_rows(void **state)
 	json_object_put(s);
 }
 
-/* CPU 1 isolated and nohz_full. IRQ 36: busy on the isolated CPU 1 (its effective affinity),
+/* CPU 1 isolated and nohz_full (lists with the newline the kernel writes, as in IRQ 36's). IRQ 36: busy on the isolated CPU 1 (its effective affinity),
  * 20 runs on CPU 0 before; IRQ 41: idle in the window (the daemon sends null latencies);
  * IRQ 50: 20 runs, on CPU 0 while its effective affinity is CPU 1, in a rate storm; IRQ 9:
  * mostly unhandled. Window 10 s. */
@@ -99,7 +99,7 @@ static const char marks_json[] =
 	"\"tracepoint\":\"irq_handler_entry\",\"comm\":\"hardirqs\"}]}},\"irqs\":["
 	"{\"irq\":36,\"name\":\"virtio1-req.0\",\"count\":13020,\"window_count\":12000,\"rate\":1200.0,"
 	"\"time_share\":0.0030,\"avg_ns\":2500,\"p50_ns\":2400,\"p90_ns\":3000,\"p99_ns\":4400,\"p999_ns\":9200,"
-	"\"max_ns\":94000,\"affinity\":\"0-1\",\"effective_affinity\":\"1\",\"storm\":null,"
+	"\"max_ns\":94000,\"affinity\":\"0-1\\n\",\"effective_affinity\":\"1\\n\",\"storm\":null,"
 	"\"cpus\":[{\"cpu\":0,\"count\":20,\"window_count\":0},{\"cpu\":1,\"count\":13000,\"window_count\":12000}]},"
 	"{\"irq\":41,\"name\":\"virtio3-rx\",\"count\":11,\"window_count\":0,\"rate\":0,\"time_share\":0,"
 	"\"avg_ns\":null,\"p50_ns\":null,\"p90_ns\":null,\"p99_ns\":null,\"p999_ns\":null,\"max_ns\":null,"
