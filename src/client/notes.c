@@ -11,7 +11,7 @@ static char *next_line(struct notes *out)
 }
 
 /* The daemon's bpf.shared: {"known": bool, "programs": [{"id", "name", "tracepoint", "comm"}],
- * "error"} */
+ * "error"}. The cost first, then who: each owner once (a program without one by its id) */
 static void note_shared(struct notes *out, json_object *summary)
 {
 	json_object *bpf, *shared, *progs;
@@ -22,16 +22,24 @@ static void note_shared(struct notes *out, json_object *summary)
 	    !json_object_object_get_ex(shared, "programs", &progs) || !json_object_is_type(progs, json_type_array) ||
 	    !(n = json_object_array_length(progs)) || !(l = next_line(out)))
 		return;
-	off = (size_t)snprintf(l, NOTE_LEN, "! %zu other BPF program%s on the IRQ tracepoints (", n, n == 1 ? "" : "s");
+	off = (size_t)snprintf(l, NOTE_LEN, "! every time shown includes the cost of %zu other BPF program%s on the IRQ "
+			       "tracepoints:", n, n == 1 ? "" : "s");
 	for (size_t i = 0; i < n && off < NOTE_LEN; i++) {
 		json_object *p = json_object_array_get_idx(progs, i);
 		const char *comm = json_get_str(p, "comm", NULL);
+		bool again = false;
 
-		off += (size_t)snprintf(l + off, NOTE_LEN - off, "%sid %d %s%s%s", i ? ", " : "", (int)json_get_i64(p, "id", 0),
-					json_get_str(p, "name", "?"), comm ? " of " : "", comm ? comm : "");
+		for (size_t k = 0; k < i && comm && !again; k++)
+			again = !strcmp(json_get_str(json_object_array_get_idx(progs, k), "comm", ""), comm);
+		if (again)
+			continue;
+		if (comm)
+			off += (size_t)snprintf(l + off, NOTE_LEN - off, " %s,", comm);
+		else
+			off += (size_t)snprintf(l + off, NOTE_LEN - off, " id %d,", (int)json_get_i64(p, "id", 0));
 	}
 	if (off < NOTE_LEN)
-		snprintf(l + off, NOTE_LEN - off, "): every time shown includes their cost");
+		l[off - 1] = 0;	/* the last comma */
 }
 
 /* Each handler's "storm": null, or {"kind": "rate", "rate", "baseline_rate"} or

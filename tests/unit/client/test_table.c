@@ -96,7 +96,8 @@ static const char marks_json[] =
 	"{\"ok\":true,\"uptime_s\":60.0,\"window\":\"10s\",\"window_s\":10.0,\"rate\":1302.0,\"handlers\":4,"
 	"\"isolated_cpus\":\"1\",\"nohz_full_cpus\":\"1\n\","
 	"\"bpf\":{\"shared\":{\"known\":true,\"programs\":[{\"id\":51,\"name\":\"irq_handler_en\","
-	"\"tracepoint\":\"irq_handler_entry\",\"comm\":\"hardirqs\"}]}},\"irqs\":["
+	"\"tracepoint\":\"irq_handler_entry\",\"comm\":\"hardirqs\"},{\"id\":53,\"name\":\"irq_handler_ex\","
+	"\"tracepoint\":\"irq_handler_exit\",\"comm\":\"hardirqs\"},{\"id\":52,\"name\":\"pinned\",\"tracepoint\":\"irq_handler_exit\"}]}},\"irqs\":["
 	"{\"irq\":36,\"name\":\"virtio1-req.0\",\"count\":13020,\"window_count\":12000,\"rate\":1200.0,"
 	"\"time_share\":0.0030,\"avg_ns\":2500,\"p50_ns\":2400,\"p90_ns\":3000,\"p99_ns\":4400,\"p999_ns\":9200,"
 	"\"max_ns\":94000,\"affinity\":\"0-1\\n\",\"effective_affinity\":\"1\\n\",\"storm\":null,"
@@ -220,8 +221,8 @@ static void test_table_marks(void **state)
 	notes_collect(&notes, s, rows, n, cols, 6);
 	assert_int_equal(notes.n, 4);
 	assert_int_equal(notes.warnings, 2);
-	assert_string_equal(notes.line[0], "! 1 other BPF program on the IRQ tracepoints (id 51 irq_handler_en of hardirqs):"
-					   " every time shown includes their cost");
+	assert_string_equal(notes.line[0], "! every time shown includes the cost of 3 other BPF programs on the IRQ "
+					   "tracepoints: hardirqs, id 52");
 	assert_string_equal(notes.line[1], "! storm: IRQ 50 noisy 2.0/s, 20x its recent 0.1/s;"
 					   " IRQ 9 acpi 97% of 100/s unhandled (IRQ_NONE)");
 	assert_string_equal(notes.line[2], "isolated CPUs 1, nohz_full 1: a handler that runs there is marked ! (FLAGS I)");
