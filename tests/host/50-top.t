@@ -110,6 +110,7 @@ elif cmd == "sorted":	# sorted FILE COLUMN DIRECTION: the arrow is there and the
     sys.exit(0 if len(keys) >= 2 and keys == want else 1)
 EOF
 
+jqe() { jq -e "$@" >/dev/null; }	# a jq condition as a check's command
 cap() { "${TM[@]}" capture-pane -t "$PANE" -p "$@"; }
 # A whole frame: two captures in a row that agree (the screen redraws every 2 s).
 frame() {
@@ -212,13 +213,13 @@ python3 "$TMP/screen.py" json "$TMP/f0" >"$TMP/f0.json"
 diag "default order: $(jq -c '[.rows[] | [.IRQ, .raw["%TIME"], .raw.P99]]' "$TMP/f0.json")"
 # issue 14: "handlers with 11 to 165 runs sat above the disk handler running 7,000 times a second"
 check "by default the busy disk IRQ $IRQ leads, above every handler with too few runs for a p99" \
-	jq -e --argjson irq "$IRQ" '.rows[0].IRQ == $irq and (.rows[0].few | length == 0) and ([.rows[] | select(.few | index("P99"))] | length > 0)' "$TMP/f0.json" >/dev/null
+	jqe --argjson irq "$IRQ" '.rows[0].IRQ == $irq and (.rows[0].few | length == 0) and ([.rows[] | select(.few | index("P99"))] | length > 0)' "$TMP/f0.json"
 # the '*' against the same row's rate: under 100 runs in the 10 s window (RATE rounds to 0.1)
 check "P99 carries '*' exactly on the rows with under 100 runs in the 10 s window (RATE/s x 10)" \
-	jq -e '[.rows[] | select(.P99 != null) | ((.few | index("P99")) != null) == (.["RATE/s"] * 10 < 100)] | all' "$TMP/f0.json" >/dev/null
+	jqe '[.rows[] | select(.P99 != null) | ((.few | index("P99")) != null) == (.["RATE/s"] * 10 < 100)] | all' "$TMP/f0.json"
 check "the screen explains the '*'" grep -qE '^\*: too few runs in the window for that percentile \(.*P99( needs)? 100' "$TMP/f0"
 check "RATE/s has one format: one decimal below 100, none from 100" \
-	jq -e '[.rows[] | .raw["RATE/s"] | test("^([0-9]{1,2}\\.[0-9]|[0-9]{3,5}|[0-9.]+[kMG])$")] | all' "$TMP/f0.json" >/dev/null
+	jqe '[.rows[] | .raw["RATE/s"] | test("^([0-9]{1,2}\\.[0-9]|[0-9]{3,5}|[0-9.]+[kMG])$")] | all' "$TMP/f0.json"
 # the line over the header: COUNT under "since start", P99 and %TIME under "last 10s"
 check "the line over the header says COUNT is since start and the latencies are the last 10 s" python3 - "$TMP/f0" <<'EOF'
 import re, sys
@@ -276,13 +277,13 @@ idle_frame() {
 check "in the 1 s window an idle handler shows up (within 20 s)" idle_frame
 diag "idle rows: $(jq -c '[.rows[] | select(.P99 == null) | [.IRQ, .raw]]' "$TMP/idle.json")"
 check "idle rows show '-' in AVG, P50, P99, P99.9 and MAX, never 0ns, and RATE/s 0.0; busy rows no '-'" \
-	jq -e '[.rows[] | ([.raw.AVG, .raw.P50, .raw.P99, .raw["P99.9"], .raw.MAX] | unique) as $l
-		| if .P99 == null then $l == ["-"] and .raw["RATE/s"] == "0.0" else ($l | index("-")) == null end] | all' "$TMP/idle.json" >/dev/null
+	jqe '[.rows[] | ([.raw.AVG, .raw.P50, .raw.P99, .raw["P99.9"], .raw.MAX] | unique) as $l
+		| if .P99 == null then $l == ["-"] and .raw["RATE/s"] == "0.0" else ($l | index("-")) == null end] | all' "$TMP/idle.json"
 # the daemon's side: no run in the window is null in JSON, never 0 (one snapshot read once)
 irqlat --top -b -n 1 -J -w 1s >"$TMP/idle-json"
 check "JSON: handlers without runs in the window have null latencies, the others numbers" \
-	jq -e '[.irqs[] | if .window_count == 0 then [.avg_ns, .p50_ns, .p90_ns, .p99_ns, .p999_ns, .max_ns] == [null, null, null, null, null, null]
-		else ([.avg_ns, .p50_ns, .p99_ns, .max_ns] | map(type == "number") | all) end] | all' "$TMP/idle-json" >/dev/null
+	jqe '[.irqs[] | if .window_count == 0 then [.avg_ns, .p50_ns, .p90_ns, .p99_ns, .p999_ns, .max_ns] == [null, null, null, null, null, null]
+		else ([.avg_ns, .p50_ns, .p99_ns, .max_ns] | map(type == "number") | all) end] | all' "$TMP/idle-json"
 keys w
 check "w switches the window to 10s" wait_for "window 10s" 5
 
@@ -313,7 +314,7 @@ irqlat --top -b -n 1 -C "$CPU" >"$TMP/cpubatch"
 check "irqlat -b -C $CPU: the same in the text output" check_cpu_view "$TMP/cpubatch"
 irqlat --top -b -n 1 -J -C "$CPU" >"$TMP/cpujson"
 check "irqlat -J -C $CPU: only handlers that ran on CPU $CPU, each whole" \
-	jq -e --argjson cpu "$CPU" '(.irqs | length > 0) and ([.irqs[] | [.cpus[].cpu] | index($cpu) != null] | all)' "$TMP/cpujson" >/dev/null
+	jqe --argjson cpu "$CPU" '(.irqs | length > 0) and ([.irqs[] | [.cpus[].cpu] | index($cpu) != null] | all)' "$TMP/cpujson"
 out=$(irqlat -C 1-x 2>&1); rc=$?
 check "-C 1-x: exit 2, one line naming --cpus" sh -c "[ $rc -eq 2 ] && [ \"\$(printf '%s\n' \"\$1\" | wc -l)\" -eq 1 ] && printf '%s' \"\$1\" | grep -q -- \"--cpus .*'1-x'\"" _ "$out"
 
@@ -447,7 +448,7 @@ ONE_SNAPSHOT=${ONE_SNAPSHOT:-0}
 if [ "$ONE_SNAPSHOT" = 1 ]; then
 	irqlat hist -w total --json >"$TMP/snap"
 	check "one snapshot: each handler's count is the sum of its CPUs' counts and of its buckets since start" \
-		jq -e '(.irqs | length > 0) and ([.irqs[] | .count == ([.cpus[].count] | add) and .count == ([.buckets[][2]] | add)] | all)' "$TMP/snap" >/dev/null
+		jqe '(.irqs | length > 0) and ([.irqs[] | .count == ([.cpus[].count] | add) and .count == ([.buckets[][2]] | add)] | all)' "$TMP/snap"
 else
 	skip "one snapshot: count = the sum of its CPUs' and of its buckets (issue 9's collector is not on main yet)"
 fi
