@@ -4,7 +4,7 @@
 # and checked against /proc/interrupts and bpftool where a reference exists.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
-plan 74
+plan 77
 
 TM=(tmux -L "irqlat-test-$$")
 PANE=top:0.0
@@ -510,6 +510,33 @@ check "status cost per IRQ agrees with bpftool's run_time_ns/run_cnt within 25%"
 out=$(irqlat status)
 check "status text: version, attach style, programs, drops, overhead, configuration" \
 	sh -c "printf '%s\n' \"\$1\" | grep -q '^irqlatd [0-9.]*, pid' && printf '%s\n' \"\$1\" | grep -qE '^attach: +(tp_btf|raw_tp), programs irq:irq_handler_entry' && printf '%s\n' \"\$1\" | grep -q '^drops: ' && printf '%s\n' \"\$1\" | grep -qE '^overhead: +[0-9]+ ns' && printf '%s\n' \"\$1\" | grep -q '^config: .*threshold 1.0us'" _ "$out"
+
+# other BPF programs on the IRQ tracepoints: libbpf-tools hardirqs beside the daemon. The
+# reference is bpftool's list of links: every program it shows on irq_handler_entry/exit that
+# is not this daemon's must be in the summary's bpf.shared.
+hardirqs -d 8 1 >"$TMP/hardirqs.out" 2>&1 &
+HARDIRQS=$!
+theirs() { bpftool -j link show 2>/dev/null | jq --argjson own "$(jq -c '.bpf.prog_ids' <<<"$st")" \
+	'[.[] | select(.type == "raw_tracepoint" and (.tp_name | test("^irq_handler_(entry|exit)$")) and ((.prog_id as $p | $own | index($p)) == null)) | .prog_id] | sort'; }
+hardirqs_on() { [ "$(bpftool -j prog show 2>/dev/null | jq '[.[] | select(.name | test("^irq_handler_"))] | length')" -ge 2 ]; }
+for _ in $(seq 50); do hardirqs_on && break; sleep 0.1; done
+sleep 5.5	# the daemon looks again at most every 5 s
+# others' programs come and go (a benchmark's rounds): those in bpftool's lists before and
+# after the summary were there all along
+theirs >"$TMP/links1.json"
+irqlat --top -b -n 1 -J >"$TMP/shared.json"
+theirs >"$TMP/links2.json"
+jq -s '.[0] - (.[0] - .[1])' "$TMP/links1.json" "$TMP/links2.json" >"$TMP/links.json"
+irqlat --top -b -n 1 >"$TMP/shared.txt"
+diag "bpftool: other programs on the IRQ tracepoints $(jq -c . "$TMP/links.json"); the daemon: $(jq -c '[.bpf.shared.programs[] | [.id, .comm]]' "$TMP/shared.json")"
+check "bpf.shared lists every other program bpftool shows on the IRQ tracepoints, hardirqs' with its name" \
+	jqe --slurpfile links "$TMP/links.json" '.bpf.shared.known and ([.bpf.shared.programs[].id] as $got | $links[0] | all(. as $i | $got | index($i) != null))
+		and ([.bpf.shared.programs[] | select(.comm == "hardirqs")] | length >= 2)' "$TMP/shared.json"
+check "the text output says their cost is in every time shown, and names hardirqs" \
+	grep -qE '^! every time shown includes the cost of [0-9]+ other BPF programs? on the IRQ tracepoints: .*hardirqs' "$TMP/shared.txt"
+out=$(irqlat status)
+check "status: 'shared:' names hardirqs" sh -c "printf '%s\n' \"\$1\" | grep -qE '^shared: +[0-9]+ other BPF programs? on the IRQ tracepoints, whose cost .*hardirqs pid $HARDIRQS'" _ "$out"
+wait "$HARDIRQS"
 
 # module tracepoints: without any, no section (above); with one, the screen shows its row.
 # sched:sched_process_exec stands in for a module's tracepoint on this host (no modules here):
