@@ -118,6 +118,7 @@ static enum key_action prompt_key(struct top *t, int ch)
 	if (r < 0) {
 		t->cpus[0] = 0;
 		t->prompt = PROMPT_NONE;
+		t->msg[0] = t->connected ? 0 : t->msg[0];	/* a "not a CPU list" of the prompt */
 	} else if (!r) {
 		if (cpulist_check(t->cpus_typed) < 0) {
 			snprintf(t->msg, sizeof(t->msg), "not a CPU list: '%s' (like 1 or 0-3,8)", t->cpus_typed);
