@@ -137,7 +137,8 @@ int cpuline_text(char *buf, size_t len, json_object *summary, const struct row *
 void cpuline_sets(char *buf, size_t len, json_object *summary)
 {
 	const char *iso = json_get_str(summary, "isolated_cpus", NULL), *nohz = json_get_str(summary, "nohz_full_cpus", NULL);
-	bool has_iso = !cpulist_empty(iso), has_nohz = !cpulist_empty(nohz);
+	/* what is not a list holds no CPU (an older daemon passed the kernel's "(null)" on) */
+	bool has_iso = !cpulist_empty(iso) && !cpulist_check(iso), has_nohz = !cpulist_empty(nohz) && !cpulist_check(nohz);
 
 	if (!has_iso && !has_nohz)
 		snprintf(buf, len, "%s", "");

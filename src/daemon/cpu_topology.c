@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cpu_topology.h"
+#include "common/cpulist.h"
 #include "common/macro.h"
 
 /* The first line of root + path, without its newline; NULL when it cannot be read */
@@ -32,13 +33,23 @@ static void replace(char **slot, char *value)
 	*slot = value;
 }
 
+/* A kernel without nohz_full= on its command line writes "(null)" there: no CPU */
+static char *cpu_set(char *list)
+{
+	if (list && cpulist_check(list) < 0) {
+		free(list);
+		return strdup("");
+	}
+	return list;
+}
+
 void topology_refresh(struct cpu_topology *t, uint64_t now_ns)
 {
 	if (t->read_ns && now_ns - t->read_ns < TOPOLOGY_MAX_AGE_NS)
 		return;
 	t->read_ns = now_ns;
-	replace(&t->isolated, read_line(t->root, "/sys/devices/system/cpu/isolated"));
-	replace(&t->nohz_full, read_line(t->root, "/sys/devices/system/cpu/nohz_full"));
+	replace(&t->isolated, cpu_set(read_line(t->root, "/sys/devices/system/cpu/isolated")));
+	replace(&t->nohz_full, cpu_set(read_line(t->root, "/sys/devices/system/cpu/nohz_full")));
 }
 
 const struct irq_affinity *topology_irq(struct cpu_topology *t, uint32_t irq, uint64_t now_ns)

@@ -257,7 +257,7 @@ static void test_summary_idle_storm_cpus(void **state)
 
 	assert_non_null(mkdtemp(root));
 	write_file(root, "/sys/devices/system/cpu/isolated", "1\n");
-	write_file(root, "/sys/devices/system/cpu/nohz_full", "\n");
+	write_file(root, "/sys/devices/system/cpu/nohz_full", "(null)\n");	/* no nohz_full= given */
 	write_file(root, "/proc/irq/25/smp_affinity_list", "0-1\n");
 	write_file(root, "/proc/irq/25/effective_affinity_list", "1\n");
 	topo.root = root;

@@ -18,6 +18,7 @@ mkdir -p "$work"
 irqlat() { "$IRQLAT" --socket "$sock" "$@"; }
 iso=$(cat /sys/devices/system/cpu/isolated)
 nohz=$(cat /sys/devices/system/cpu/nohz_full 2>/dev/null || echo)
+[ "$nohz" != "(null)" ] || nohz=	# what the kernel writes without nohz_full=
 diag "isolated: '$iso', nohz_full: '$nohz', $(nproc) CPUs online of $(cat /sys/devices/system/cpu/online)"
 check "the guest booted with CPU 1 isolated (kernel command line isolcpus=1)" [ "$iso" = 1 ]
 
