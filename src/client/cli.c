@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include "cli.h"
+#include "common/cpulist.h"
 #include "common/macro.h"
 #include "common/util.h"
 #include "common/window.h"
@@ -49,10 +50,13 @@ static void usage(FILE *f)
 		"  -J, --json             JSON, one object per line, as the daemon sends it\n"
 		"  -w, --window W         " WINDOW_CHOICES ": the window of rates and percentiles\n"
 		"                         (default 10s)\n"
-		"  -s, --sort KEY         %s (default p99)\n"
+		"  -s, --sort KEY         %s (default " SORT_DEFAULT ": share of\n"
+		"                         time in the handler, what costs the CPU most first)\n"
 		"  -R, --reverse          reverse the sort\n"
 		"  -o, --output COLS      columns, comma-separated, from: %s\n"
 		"                         (text and screen; JSON has every field)\n"
+		"  -C, --cpus LIST        only handlers that ran on these CPUs (0-3,8), each with a\n"
+		"                         line per CPU of LIST; JSON: only those handlers\n"
 		"  -f, --follow           events: keep printing as events arrive (after those --since\n"
 		"                         selects, when given)\n"
 		"      --since WHEN       events: from WHEN on: 30s, 5m, 2h (that long ago), @EPOCH,\n"
@@ -63,7 +67,8 @@ static void usage(FILE *f)
 		"  -h, --help             show this help\n"
 		"  -V, --version          show the version\n\n"
 		"Keys on the screen: %s sort by %s;\n"
-		"R reverse; w window; c per-CPU; up/down select; Enter histogram; / filter; ? help; q quit.\n"
+		"R reverse; w window; c per-CPU; C CPUs; up/down select; Enter histogram; / filter; ? help;\n"
+		"q quit.\n"
 		"NO_COLOR set: no colours.\n\n"
 		"Exit status: 0 success, 1 daemon not reachable or refused the request, 2 bad command line.\n",
 		sorts, columns, keys, sort_list);
@@ -143,6 +148,7 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 		{ "sort", required_argument, NULL, 's' },
 		{ "reverse", no_argument, NULL, 'R' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "cpus", required_argument, NULL, 'C' },
 		{ "follow", no_argument, NULL, 'f' },
 		{ "socket", required_argument, NULL, 'S' },
 		{ "since", required_argument, NULL, OPT_SINCE },
@@ -151,7 +157,7 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
 	};
-	static const char shortopts[] = ":tbn:d:Jw:s:Ro:fS:hV";
+	static const char shortopts[] = ":tbn:d:Jw:s:Ro:C:fS:hV";
 	enum window w;
 	uint64_t v;
 	char *end;
@@ -162,7 +168,7 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 	c->delay_s = 1;
 	c->socket_path = DEFAULT_SOCKET;
 	c->window = window_name(WINDOW_10S);
-	c->sort = "p99";
+	c->sort = SORT_DEFAULT;
 	optind = 0;
 	opterr = 0;
 	while ((o = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
@@ -214,6 +220,13 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 			if (table_columns_check(optarg, err) < 0)
 				return -EINVAL;
 			c->columns = optarg;
+			break;
+		case 'C':
+			if (cpulist_check(optarg) < 0 || cpulist_empty(optarg) || strlen(optarg) > CLI_CPUS_MAX) {
+				fprintf(err, "irqlat: --cpus takes a CPU list such as 1 or 0-3,8 (at most %d characters), not '%s'\n", CLI_CPUS_MAX, optarg);
+				return -EINVAL;
+			}
+			c->cpus = optarg;
 			break;
 		case 'f':
 			c->follow = 1;

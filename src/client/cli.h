@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include "common/evline.h"
 
+#define CLI_CPUS_MAX 63	/* the longest -C list */
+
 enum cli_cmd { CMD_TOP, CMD_HIST, CMD_STATUS, CMD_EVENTS, CMD_DETACH, CMD_ATTACH };
 
 struct cli {
@@ -18,9 +20,10 @@ struct cli {
 	int follow;
 	const char *socket_path;
 	const char *window;	/* 1s, 10s, 60s, total */
-	const char *sort;	/* p99, max, rate, count, time, irq, name */
+	const char *sort;	/* p99, max, rate, count, time (default), irq, name */
 	int reverse;
 	const char *columns;	/* -o */
+	const char *cpus;	/* -C: a CPU list ("1", "0-3,8"), NULL: every CPU */
 	const char *target;	/* hist IRQ|NAME; detach/attach SYSTEM:EVENT|all */
 	uint64_t since_wall_ns;	/* events --since: CLOCK_REALTIME ns; 0: not given */
 	enum ev_clock clock;	/* events --time: the clock of the time column */
