@@ -27,7 +27,9 @@ int collector_init(struct collector *c, struct loader *bpf)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < bpf->max_cells; i++)
 		c->cells[i].handler = -1;
-	return 0;
+	c->topology = calloc(1, sizeof(*c->topology));
+	c->peers = calloc(1, sizeof(*c->peers));
+	return c->topology && c->peers ? 0 : -ENOMEM;
 }
 
 void collector_free(struct collector *c)
@@ -36,6 +38,13 @@ void collector_free(struct collector *c)
 		free(c->handlers[i].cpus);
 	free(c->handlers);
 	free(c->cells);
+	storm_free(&c->storms);
+	if (c->topology)
+		topology_free(c->topology);
+	free(c->topology);
+	if (c->peers)
+		bpf_peers_free(c->peers);
+	free(c->peers);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -142,7 +151,17 @@ int collector_tick(struct collector *c)
 			c->drops[k] = drops[k];
 		}
 	}
-	c->tick_ns[c->tick % TICK_TIMES] = now_ns();
+	uint64_t end = now_ns(), begin = c->tick ? c->tick_ns[(c->tick - 1) % TICK_TIMES] : c->start_ns;
+
+	c->tick_ns[c->tick % TICK_TIMES] = end;
+	/* this tick's runs and IRQ_NONE returns, to the storm rules (storm.h) */
+	for (unsigned i = 0; i < c->nhandlers; i++) {
+		const struct handler *h = &c->handlers[i];
+
+		if (storm_feed(&c->storms, i, h->irq, h->name, h->ring[slot].count, h->ring[slot].spurious) < 0)
+			log_error("out of memory: no storm detection for IRQ %u (%s)", h->irq, h->name);
+	}
+	storm_tick(&c->storms, (double)(end - begin) / 1e9, end, storm_journal, NULL);
 	c->tick++;
 	return r < 0 ? r : 0;
 }

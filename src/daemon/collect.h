@@ -6,8 +6,11 @@
 
 #include <stdint.h>
 #include "common/window.h"
+#include "bpf_peers.h"
+#include "cpu_topology.h"
 #include "hist.h"
 #include "loader.h"
+#include "storm.h"
 
 #define WINDOW_TICKS_MAX 60
 
@@ -45,6 +48,11 @@ struct collector {
 	struct cell_state *cells;
 	uint32_t ncells;
 	uint64_t drops[DROP_KINDS];
+	/* beside the cells: storms, fed every tick (storm.c); where CPUs and IRQs may run and
+	 * the other BPF programs on the IRQ tracepoints, read when a client asks (report.c) */
+	struct storm storms;
+	struct cpu_topology *topology;
+	struct bpf_peers *peers;
 };
 
 uint64_t now_ns(void);

@@ -58,6 +58,8 @@ struct group {
 	unsigned leader;	/* index of the first handler with this IRQ and name */
 	struct hist sum;	/* the leader's: its handlers' totals since start, summed */
 	uint64_t max_ns;	/* the leader's: the longest run of its handlers in the last 10 s */
+	uint64_t storm;		/* the leader's: 1 while one of its handlers is in a storm (storm.c) */
+	uint64_t storms;	/* the leader's: storms its handlers had since start */
 };
 
 /* totals as of the last tick, all from the same snapshot, so that the histogram's _count
@@ -85,6 +87,8 @@ static struct group *group_handlers(const struct collector *c)
 		collector_window(c, &c->handlers[i], MAX_WINDOW, &w, &secs);
 		if (w.max_ns > lead->max_ns)
 			lead->max_ns = w.max_ns;
+		lead->storm |= storm_of(&c->storms, i, NULL) != NULL;
+		lead->storms += i < c->storms.n ? c->storms.h[i].started : 0;
 	}
 	return g;
 }
@@ -117,6 +121,16 @@ static uint64_t group_max_ns(const struct group *g)
 	return g->max_ns;
 }
 
+static uint64_t group_storm(const struct group *g)
+{
+	return g->storm;
+}
+
+static uint64_t group_storms(const struct group *g)
+{
+	return g->storms;
+}
+
 /* The per-handler families of one number each; the histogram has its own shape. */
 static const struct handler_family {
 	const char *name, *type, *help;
@@ -131,6 +145,10 @@ static const struct handler_family {
 	  "Runs of a hard-IRQ handler that returned IRQ_NONE (not its device's interrupt).", group_spurious, false },
 	{ "irqlat_handler_max_seconds", "gauge", "Longest run of a hard-IRQ handler in the last 10 s.",
 	  group_max_ns, true },
+	{ "irqlat_handler_storm", "gauge",
+	  "1 while irqlatd sees an interrupt storm on a hard-IRQ handler (irqlat(1), STORMS), else 0.", group_storm, false },
+	{ "irqlat_handler_storms_total", "counter", "Interrupt storms irqlatd saw start on a hard-IRQ handler.",
+	  group_storms, false },
 };
 
 static void handler_metrics(FILE *f, const struct collector *c, const struct group *g)

@@ -9,6 +9,36 @@ static void add_u64(json_object *o, const char *k, uint64_t v)
 	json_object_object_add(o, k, json_object_new_uint64(v));
 }
 
+/* A latency of the window, null when the window has no run: never a 0 ns run (irqlat(1)) */
+static void add_latency(json_object *o, const char *k, uint64_t v, uint64_t runs)
+{
+	json_object_object_add(o, k, runs ? json_object_new_uint64(v) : NULL);
+}
+
+/* The handler's storm (storm.c) and its IRQ's affinity (cpu_topology.c) */
+static void add_storm_affinity(json_object *o, const struct collector *c, const struct handler *h)
+{
+	const struct irq_affinity *a = c->topology ? topology_irq(c->topology, h->irq, now_ns()) : NULL;
+
+	json_object_object_add(o, "storm", storm_json(&c->storms, (unsigned)(h - c->handlers), c->start_ns));
+	if (a && a->affinity)
+		json_object_object_add(o, "affinity", json_object_new_string(a->affinity));
+	if (a && a->effective)
+		json_object_object_add(o, "effective_affinity", json_object_new_string(a->effective));
+}
+
+/* The CPUs where real-time work runs, as /sys/devices/system/cpu says */
+static void add_cpu_sets(json_object *o, const struct collector *c)
+{
+	if (!c->topology)
+		return;
+	topology_refresh(c->topology, now_ns());
+	if (c->topology->isolated)
+		json_object_object_add(o, "isolated_cpus", json_object_new_string(c->topology->isolated));
+	if (c->topology->nohz_full)
+		json_object_object_add(o, "nohz_full_cpus", json_object_new_string(c->topology->nohz_full));
+}
+
 static json_object *drops_object(const struct collector *c)
 {
 	json_object *d = json_object_new_object();
@@ -35,12 +65,13 @@ static json_object *handler_object(const struct collector *c, const struct handl
 	add_u64(o, "window_count", s.count);
 	add_u64(o, "window_ns", s.sum_ns);
 	json_object_object_add(o, "time_share", json_object_new_double(secs > 0 ? (double)s.sum_ns / (secs * 1e9) : 0));
-	add_u64(o, "avg_ns", s.avg_ns);
-	add_u64(o, "p50_ns", s.p50_ns);
-	add_u64(o, "p90_ns", s.p90_ns);
-	add_u64(o, "p99_ns", s.p99_ns);
-	add_u64(o, "p999_ns", s.p999_ns);
-	add_u64(o, "max_ns", s.max_ns);
+	add_latency(o, "avg_ns", s.avg_ns, s.count);
+	add_latency(o, "p50_ns", s.p50_ns, s.count);
+	add_latency(o, "p90_ns", s.p90_ns, s.count);
+	add_latency(o, "p99_ns", s.p99_ns, s.count);
+	add_latency(o, "p999_ns", s.p999_ns, s.count);
+	add_latency(o, "max_ns", s.max_ns, s.count);
+	add_storm_affinity(o, c, h);
 	for (unsigned i = 0; i < h->ncpus; i++) {
 		json_object *co = json_object_new_object();
 
@@ -53,14 +84,21 @@ static json_object *handler_object(const struct collector *c, const struct handl
 	return o;
 }
 
-/* The daemon's own cost (loader_read_cost); clients take deltas between snapshots. */
-static json_object *bpf_cost_object(const struct loader *l)
+/* The daemon's own cost (loader_read_cost); clients take deltas between snapshots. Beside it
+ * the other programs on the IRQ tracepoints, whose cost is in every duration (bpf_peers.c). */
+static json_object *bpf_cost_object(const struct collector *c)
 {
 	json_object *o = json_object_new_object(), *ids;
 	struct loader_cost cost;
-	int r = loader_read_cost(l, &cost);
+	int r = loader_read_cost(c->bpf, &cost);
 
 	json_object_object_add(o, "stats_enabled", json_object_new_boolean(cost.stats_enabled));
+	if (c->peers) {
+		uint32_t own[2] = { cost.entry_id, cost.exit_id };
+
+		bpf_peers_refresh(c->peers, own, r < 0 ? 0 : 2, now_ns(), BPF_PEERS_MAX_AGE_NS);
+		json_object_object_add(o, "shared", bpf_peers_json(c->peers));
+	}
 	if (r < 0)
 		return o;
 	ids = json_object_new_array();
@@ -85,7 +123,8 @@ static void add_header(json_object *o, const struct collector *c, enum window w,
 	json_object_object_add(o, "window_s", json_object_new_double(secs));
 	json_object_object_add(o, "drops", drops_object(c));
 	json_object_object_add(o, "handlers", json_object_new_int((int)c->nhandlers));
-	json_object_object_add(o, "bpf", bpf_cost_object(c->bpf));
+	json_object_object_add(o, "bpf", bpf_cost_object(c));
+	add_cpu_sets(o, c);
 }
 
 /* For the window's length when no handler is reported: it does not depend on the handler. */
@@ -158,7 +197,9 @@ json_object *report_status(const struct collector *c, const struct daemon_info *
 	json_object_object_add(o, "handlers", json_object_new_int((int)c->nhandlers));
 	add_u64(o, "cells_used", loader_cells_used(c->bpf));
 	json_object_object_add(o, "drops", drops_object(c));
-	json_object_object_add(o, "bpf", bpf_cost_object(c->bpf));
+	json_object_object_add(o, "bpf", bpf_cost_object(c));
+	json_object_object_add(o, "storms", storm_status_json(&c->storms));
+	add_cpu_sets(o, c);
 	json_object_object_add(cfg, "bpf_stats", json_object_new_boolean(info->bpf_stats));
 	add_u64(cfg, "threshold_ns", info->threshold_ns);
 	add_u64(cfg, "interval_ms", info->interval_ms);

@@ -32,7 +32,7 @@ json_object *request_json(const char *line, size_t len)
 }
 
 static const char *const cmd_names[] = {
-	[REQ_SUMMARY] = "summary", [REQ_HIST] = "hist", [REQ_STATUS] = "status",
+	[REQ_SUMMARY] = "summary", [REQ_HIST] = "hist", [REQ_STATUS] = "status", [REQ_EVENTS] = "events",
 	[REQ_SUBSCRIBE] = "subscribe", [REQ_DETACH] = "detach", [REQ_ATTACH] = "attach",
 };
 
@@ -78,6 +78,15 @@ int request_parse(json_object *o, struct request *r, char *why, size_t n)
 		snprintf(why, n, "unknown window '%.64s': use " WINDOW_CHOICES, json_object_get_string(v));
 		return -EINVAL;
 	}
+	/* the event ring reads its own fields (event_ring.c); their types are checked here */
+	if (r->cmd == REQ_EVENTS || r->cmd == REQ_SUBSCRIBE) {
+		if (field(o, "n", json_type_int, &v, why, n, "a number of events") < 0 ||
+		    field(o, "since_wall_ns", json_type_int, &v, why, n, "a CLOCK_REALTIME time in ns") < 0)
+			return -EINVAL;
+		return 0;
+	}
+	if (r->cmd == REQ_DETACH || r->cmd == REQ_ATTACH)
+		return field(o, "tracepoint", json_type_string, &v, why, n, "a string: SYSTEM:EVENT or all") < 0 ? -EINVAL : 0;
 	if (r->cmd != REQ_HIST)
 		return 0;
 	k = field(o, "irq", json_type_int, &v, why, n, "an IRQ number (0 or more)");

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* A request line of the socket protocol (docs/architecture.md, section 4), read strictly:
  * one JSON object and nothing after it, "cmd" a known command, each field of the type it
- * has ("irq" a number, "name" and "window" strings). What is wrong is said in a sentence
+ * has ("irq", "n" and "since_wall_ns" numbers, "name", "window" and "tracepoint" strings). What is wrong is said in a sentence
  * for the error answer, never guessed around. */
 #ifndef IRQLAT_REQUEST_H
 #define IRQLAT_REQUEST_H
@@ -10,9 +10,9 @@
 #include <json-c/json.h>
 #include "common/window.h"
 
-enum request_cmd { REQ_SUMMARY, REQ_HIST, REQ_STATUS, REQ_SUBSCRIBE, REQ_DETACH, REQ_ATTACH };
+enum request_cmd { REQ_SUMMARY, REQ_HIST, REQ_STATUS, REQ_EVENTS, REQ_SUBSCRIBE, REQ_DETACH, REQ_ATTACH };
 
-#define REQUEST_CMDS "summary, hist, status, subscribe, detach or attach"
+#define REQUEST_CMDS "summary, hist, status, events, subscribe, detach or attach"
 
 struct request {
 	enum request_cmd cmd;

@@ -529,6 +529,14 @@ int client_subscribe(struct client *cl)
 	return 0;
 }
 
+void client_unsubscribe(struct client *cl)
+{
+	if (!cl->subscribed)
+		return;
+	cl->subscribed = false;
+	cl->srv->stats.subscribers--;
+}
+
 void server_broadcast(struct server *srv, json_object *o)
 {
 	const char *s = NULL;

@@ -56,6 +56,7 @@ void server_set_limits(struct server *s, const struct server_limits *limits);
 void server_broadcast(struct server *s, json_object *o);
 /* 0, or -EBUSY when max_subscribers are subscribed already. */
 int client_subscribe(struct client *cl);
+void client_unsubscribe(struct client *cl);
 unsigned server_clients(const struct server *s);
 struct server_stats server_stats(const struct server *s);
 /* The client's uid from SO_PEERCRED, for the few requests that change something; 0 or a
