@@ -1,6 +1,6 @@
 # irqlatd: see README.md. `make` builds into $(BUILD); `sudo make run` and `sudo make check`
 # also install the Debian packages they need (scripts/install-deps).
-BUILD ?= build
+BUILD ?= $(if $(SANITIZE),build-san,build)
 PREFIX ?= /usr/local
 DESTDIR ?=
 SBINDIR ?= $(PREFIX)/sbin

@@ -23,7 +23,7 @@ $(DEB): $(DEB_SRCS) | deb-deps
 	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/src/irqlatd-$(IRQLAT_VERSION)
 	printf '%s\n' $(DEB_SRCS) | tar -c -T - | tar -x -C $(DEB_DIR)/src/irqlatd-$(IRQLAT_VERSION)
 	cd $(DEB_DIR)/src/irqlatd-$(IRQLAT_VERSION) && \
-		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u BUILD -u DESTDIR -u PREFIX \
+		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u BUILD -u DESTDIR -u PREFIX -u SANITIZE \
 		dpkg-buildpackage -b -us -uc -J2 >../../build.log 2>&1 || \
 		{ tail -n 30 ../../build.log; echo "make deb: dpkg-buildpackage failed (log: $(DEB_DIR)/build.log)" >&2; exit 1; }
 	mv $(DEB_DIR)/src/*.deb $(DEB_DIR)/src/*.changes $(DEB_DIR)/src/*.buildinfo $(DEB_DIR)/

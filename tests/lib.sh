@@ -40,6 +40,10 @@ start_daemon() {
 	return 1
 }
 
+# LeakSanitizer cannot work under ptrace: with a sanitized build (make check SANITIZE=1) what
+# a test runs under strace runs without it (strace -E "$NO_LSAN"), every other check on.
+NO_LSAN=ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
+
 # stop_daemon: SIGTERM, and its exit status in DAEMON_STATUS. One that does not stop within
 # 20 s is killed (status 137 then): a test must fail, never hang.
 stop_daemon() {

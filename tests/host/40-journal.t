@@ -227,7 +227,7 @@ DAEMON_PID=
 # RB_TRACEPOINT record (the module cannot load on this host; the VM tests attach for real)
 # linked like the unit tests: every object but the two mains
 mapfile -t objs < <(find "$BUILD/obj/daemon" "$BUILD/obj/common" -name '*.o' ! -name main.o)
-cc -O2 -Wall -Wextra -D_GNU_SOURCE -I"$TOP/src" -I"$TOP/bpf" -I"$BUILD" "$TOP/tests/host/helpers/journal-tp.c" \
+cc ${SAN_FLAGS:-} -O2 -Wall -Wextra -D_GNU_SOURCE -I"$TOP/src" -I"$TOP/bpf" -I"$BUILD" "$TOP/tests/host/helpers/journal-tp.c" \
 	"${objs[@]}" -o "$TMP/journal-tp" $(pkg-config --libs libbpf libsystemd libcap json-c inih libmicrohttpd) -lm
 "$TMP/journal-tp" 1 4242 insmod 4295123456 17 &
 tp_pid=$!; wait $tp_pid

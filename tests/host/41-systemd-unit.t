@@ -111,7 +111,7 @@ check "CAP_PERFMON alone: exit 1, 'missing capability CAP_BPF'" \
 
 # Another uid (DynamicUser=, as the unit was) cannot read tracefs: one line, the tracepoints
 # show it, and no mount(2) is tried on a tracefs that is mounted.
-as_nobody ,+bpf,+perfmon strace -f -qq -e trace=mount -o "$TMP/urun/strace" "$IRQLATD" \
+as_nobody ,+bpf,+perfmon strace -E "$NO_LSAN" -f -qq -e trace=mount -o "$TMP/urun/strace" "$IRQLATD" \
 	--socket "$TMP/urun/irqlatd.sock" --log-target stderr >"$TMP/nobody.log" 2>&1 &
 DAEMON_PID=$!
 for _ in $(seq 100); do "$IRQLAT" --socket "$TMP/urun/irqlatd.sock" status >/dev/null 2>&1 && break; sleep 0.1; done
@@ -161,7 +161,7 @@ denied_calls() {	# denied_calls STRACE_FILE: the calls made that the filter does
 	# execve is strace starting irqlatd; systemd itself does that before the filter applies
 	comm -23 "$1.used" "$TMP/allowed" | grep -vx execve | tr '\n' ' '
 }
-as_service ,+bpf,+perfmon strace -f -qq -o "$TMP/run/strace" "$IRQLATD" --socket "$USOCK" --log-target stderr --interval-ms 100 >"$TMP/strace-run.log" 2>&1 &
+as_service ,+bpf,+perfmon strace -E "$NO_LSAN" -f -qq -o "$TMP/run/strace" "$IRQLATD" --socket "$USOCK" --log-target stderr --interval-ms 100 >"$TMP/strace-run.log" 2>&1 &
 DAEMON_PID=$!
 for _ in $(seq 100); do "$IRQLAT" --socket "$USOCK" status >/dev/null 2>&1 && break; sleep 0.1; done
 "$IRQLAT" --socket "$USOCK" --top --batch -n 2 -d 0.3 >/dev/null
@@ -177,7 +177,7 @@ check "the filter allows bpf and perf_event_open, which @system-service lacks" \
 # The same comparison catches a call the filter denies: without tracefs, irqlatd calls mount(2).
 unshare -m sh -c 'umount /sys/kernel/tracing && exec "$@"' _ \
 	setpriv --inh-caps=-all --bounding-set=-all,+bpf,+perfmon --no-new-privs \
-	strace -f -qq -o "$TMP/run/strace-ns" timeout -s TERM 2 "$IRQLATD" --socket "$TMP/run/ns.sock" --log-target stderr >/dev/null 2>&1
+	strace -E "$NO_LSAN" -f -qq -o "$TMP/run/strace-ns" timeout -s TERM 2 "$IRQLATD" --socket "$TMP/run/ns.sock" --log-target stderr >/dev/null 2>&1
 denied=$(denied_calls "$TMP/run/strace-ns")
 check "... and the comparison can fail: with tracefs unmounted it finds mount (denied: ${denied:-none})" test "$denied" = "mount "
 done_testing

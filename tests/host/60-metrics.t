@@ -181,7 +181,7 @@ fi
 # own but AF_UNIX ones, so RestrictAddressFamilies=AF_UNIX holds. strace records it.
 SP=$(free_port)
 # strace runs outside: systemd-socket-activate sets LISTEN_PID to the process it execs
-strace -f -qq -o "$TMP/strace" -e trace=execve,socket,accept,accept4,bind,listen \
+strace -E "$NO_LSAN" -f -qq -o "$TMP/strace" -e trace=execve,socket,accept,accept4,bind,listen \
 	systemd-socket-activate -l "127.0.0.1:$SP" --fdname=metrics \
 	"$IRQLATD" --socket "$SOCK" --log-target stderr --no-tracepoints >"$TMP/activated.log" 2>&1 &
 ACT=$!

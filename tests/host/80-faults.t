@@ -79,7 +79,7 @@ check "with tracepoints (waiting and attached): the same" signals_in_mode tracep
 check "with --metrics: the same" signals_in_mode metrics --no-tracepoints --metrics "127.0.0.1:$MP"
 # A signal while it starts (loading its programs, before the loop runs) must not kill it
 # either. strace holds its first bpf(2) call for 1.5 s, so the signal surely comes then.
-strace -f -qq -o /dev/null -e trace=bpf -e inject=bpf:delay_enter=1500000:when=1 \
+strace -E "$NO_LSAN" -f -qq -o /dev/null -e trace=bpf -e inject=bpf:delay_enter=1500000:when=1 \
 	"$IRQLATD" --socket "$SOCK" --log-target stderr >"$TMP/early.log" 2>&1 &
 STRACE=$!
 early=
