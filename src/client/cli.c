@@ -98,6 +98,9 @@ static int parse_ago(const char *s, uint64_t *ns)
 	return -EINVAL;
 }
 
+/* 2286-11-20: later times do not fit a uint64_t of ns (2554) with room to spare */
+#define SINCE_MAX_S 10000000000ll
+
 int cli_parse_since(const char *s, uint64_t now_ns, uint64_t *wall_ns)
 {
 	static const char *const formats[] = { "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M",
@@ -112,7 +115,7 @@ int cli_parse_since(const char *s, uint64_t now_ns, uint64_t *wall_ns)
 	if (*s == '@') {
 		double secs = strtod(s + 1, &end);
 
-		if (end == s + 1 || *end || !(secs > 0 && secs < 1e11))
+		if (end == s + 1 || *end || !(secs > 0 && secs < SINCE_MAX_S))
 			return -EINVAL;
 		*wall_ns = (uint64_t)(secs * 1e9);
 		return 0;
@@ -128,7 +131,7 @@ int cli_parse_since(const char *s, uint64_t now_ns, uint64_t *wall_ns)
 			continue;
 		tm.tm_isdst = -1;
 		t = mktime(&tm);
-		if (t <= 0)
+		if (t <= 0 || t >= SINCE_MAX_S)
 			return -EINVAL;
 		*wall_ns = (uint64_t)t * 1000000000ull;
 		return 0;
@@ -180,27 +183,21 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 			c->batch = 1;
 			break;
 		case 'n':
-			if (parse_u64(optarg, 1, 1000000000, &v) < 0) {
-				fprintf(err, "irqlat: --iterations takes a whole number of at least 1, not '%s'\n", optarg);
-				return -EINVAL;
-			}
+			if (parse_u64(optarg, 1, 1000000000, &v) < 0)
+				return fail_line(err, "irqlat", "--iterations takes a whole number of at least 1, not '%s'", optarg);
 			c->iterations = (long)v;
 			break;
 		case 'd':
 			c->delay_s = strtod(optarg, &end);
-			if (*end || end == optarg || !(c->delay_s >= 0.05 && c->delay_s <= 3600)) {
-				fprintf(err, "irqlat: --delay takes seconds from 0.05 to 3600, not '%s'\n", optarg);
-				return -EINVAL;
-			}
+			if (*end || end == optarg || !(c->delay_s >= 0.05 && c->delay_s <= 3600))
+				return fail_line(err, "irqlat", "--delay takes seconds from 0.05 to 3600, not '%s'", optarg);
 			break;
 		case 'J':
 			c->json = 1;
 			break;
 		case 'w':
-			if (window_parse(optarg, &w) < 0) {
-				fprintf(err, "irqlat: --window takes " WINDOW_CHOICES ", not '%s'\n", optarg);
-				return -EINVAL;
-			}
+			if (window_parse(optarg, &w) < 0)
+				return fail_line(err, "irqlat", "--window takes " WINDOW_CHOICES ", not '%s'", optarg);
 			c->window = optarg;
 			break;
 		case 's':
@@ -208,8 +205,7 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 				char sorts[128];
 
 				table_sort_names(sorts, sizeof(sorts), " or ");
-				fprintf(err, "irqlat: --sort takes %s, not '%s'\n", sorts, optarg);
-				return -EINVAL;
+				return fail_line(err, "irqlat", "--sort takes %s, not '%s'", sorts, optarg);
 			}
 			c->sort = optarg;
 			break;
@@ -222,10 +218,8 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 			c->columns = optarg;
 			break;
 		case 'C':
-			if (cpulist_check(optarg) < 0 || cpulist_empty(optarg) || strlen(optarg) > CLI_CPUS_MAX) {
-				fprintf(err, "irqlat: --cpus takes a CPU list such as 1 or 0-3,8 (at most %d characters), not '%s'\n", CLI_CPUS_MAX, optarg);
-				return -EINVAL;
-			}
+			if (cpulist_check(optarg) < 0 || cpulist_empty(optarg) || strlen(optarg) > CLI_CPUS_MAX)
+				return fail_line(err, "irqlat", "--cpus takes a CPU list such as 1 or 0-3,8 (at most %d characters), not '%s'", CLI_CPUS_MAX, optarg);
 			c->cpus = optarg;
 			break;
 		case 'f':
@@ -239,18 +233,14 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 
 			clock_gettime(CLOCK_REALTIME, &now);
 			if (cli_parse_since(optarg, (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec,
-					    &c->since_wall_ns) < 0) {
-				fprintf(err, "irqlat: --since takes a duration ago (30s, 5m, 2h, 1d), @EPOCH_SECONDS, "
-					"'YYYY-MM-DD HH:MM[:SS]' or HH:MM[:SS], not '%s'\n", optarg);
-				return -EINVAL;
-			}
+					    &c->since_wall_ns) < 0)
+				return fail_line(err, "irqlat", "--since takes a duration ago (30s, 5m, 2h, 1d), @EPOCH_SECONDS, "
+						 "'YYYY-MM-DD HH:MM[:SS]' or HH:MM[:SS], not '%s'", optarg);
 			break;
 		}
 		case OPT_TIME:
-			if (ev_clock_parse(optarg, &c->clock) < 0) {
-				fprintf(err, "irqlat: --time takes mono, boot or wall, not '%s'\n", optarg);
-				return -EINVAL;
-			}
+			if (ev_clock_parse(optarg, &c->clock) < 0)
+				return fail_line(err, "irqlat", "--time takes mono, boot or wall, not '%s'", optarg);
 			break;
 		case 'h':
 			usage(out);
@@ -275,16 +265,13 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 			for (int i = 0; i < (int)ELEMENTSOF(commands); i++)
 				off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s",
 							!i ? "" : i == (int)ELEMENTSOF(commands) - 1 ? " or " : ", ", commands[i]);
-			fprintf(err, "irqlat: unknown command '%s': use %s\n", sub, names);
-			return -EINVAL;
+			return fail_line(err, "irqlat", "unknown command '%s': use %s", sub, names);
 		}
 		c->cmd = (enum cli_cmd)cmd;
 		if ((c->cmd == CMD_HIST || c->cmd == CMD_DETACH || c->cmd == CMD_ATTACH) && optind < argc)
 			c->target = argv[optind++];
-		if ((c->cmd == CMD_DETACH || c->cmd == CMD_ATTACH) && !c->target) {
-			fprintf(err, "irqlat: %s needs a tracepoint: SYSTEM:EVENT (e.g. silly:me_silly) or all\n", sub);
-			return -EINVAL;
-		}
+		if ((c->cmd == CMD_DETACH || c->cmd == CMD_ATTACH) && !c->target)
+			return fail_line(err, "irqlat", "%s needs a tracepoint: SYSTEM:EVENT (e.g. silly:me_silly) or all", sub);
 	}
 	return getopt_no_operands("irqlat", argc, argv, err);
 }

@@ -130,8 +130,7 @@ int table_columns_check(const char *list, FILE *err)
 			char all[256];
 
 			table_column_names(all, sizeof(all));
-			fprintf(err, "irqlat: unknown column '%.*s'; columns are %s\n", (int)len, p, all);
-			return -EINVAL;
+			return fail_line(err, "irqlat", "unknown column '%.*s'; columns are %s", (int)len, p, all);
 		}
 		p += len;
 		if (!*p)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdarg.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,12 +65,22 @@ int getopt_reason(char *buf, size_t len, const char *prog, int o, char *const *a
 
 int getopt_error(const char *prog, int o, char *const *argv, const char *shortopts, FILE *err)
 {
-	char opt[4];
-	const char *arg, *fmt = reason(o, argv, shortopts, opt, &arg);
+	char why[512];
 
-	fprintf(err, "%s: ", prog);
-	fprintf(err, fmt, arg, prog);
-	fputc('\n', err);
+	getopt_reason(why, sizeof(why), prog, o, argv, shortopts);
+	return fail_line(err, prog, "%s", why);
+}
+
+int fail_line(FILE *err, const char *prog, const char *fmt, ...)
+{
+	char text[1024], line[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	text_escape(line, sizeof(line), text, strlen(text));
+	fprintf(err, "%s: %s\n", prog, line);
 	return -EINVAL;
 }
 
@@ -96,4 +107,64 @@ void fmt_duration(char *buf, size_t len, uint64_t ns, const char *sep)
 		snprintf(buf, len, "%.0f%sms", ns / 1e6, sep);
 	else
 		snprintf(buf, len, "%.2f%ss", ns / 1e9, sep);
+}
+
+/* Bytes of the UTF-8 character at p (RFC 3629: no overlong form, surrogate or code point
+ * over U+10FFFF), 0 when it is not one. */
+static size_t utf8_char_len(const unsigned char *p, size_t avail)
+{
+	size_t need;
+	uint32_t cp, min;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		need = 2, min = 0x80, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		need = 3, min = 0x800, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		need = 4, min = 0x10000, cp = p[0] & 0x07;
+	else
+		return 0;
+	if (avail < need)
+		return 0;
+	for (size_t i = 1; i < need; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	return cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ? 0 : need;
+}
+
+size_t text_escape(char *out, size_t outlen, const char *in, size_t inlen)
+{
+	const unsigned char *p = (const unsigned char *)in, *end = p + inlen;
+	size_t n = 0;
+
+	while (p < end) {
+		size_t len = utf8_char_len(p, (size_t)(end - p));
+		char esc[5];
+		const char *piece = esc;
+		size_t plen;
+
+		if (!len || (len == 1 && ((*p < 0x20 && *p != '\t') || *p == 0x7f))) {
+			const char *named = *p == '\n' ? "\\n" : *p == '\r' ? "\\r" : NULL;
+
+			if (named)
+				snprintf(esc, sizeof(esc), "%s", named);
+			else
+				snprintf(esc, sizeof(esc), "\\x%02x", *p);
+			plen = strlen(esc);
+		} else {
+			piece = (const char *)p;
+			plen = len;
+		}
+		if (n + plen >= outlen)
+			break;
+		memcpy(out + n, piece, plen);
+		n += plen;
+		p += len ? len : 1;
+	}
+	out[n] = 0;
+	return n;
 }

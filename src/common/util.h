@@ -17,6 +17,10 @@
 /* Parses a whole decimal number in [min, max]; 0 or -EINVAL. */
 int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v);
 
+/* One line on err, "PROG: " and the formatted text, whose quoted user input is escaped as
+ * text_escape() does (a value with a newline cannot split the line). Returns -EINVAL. */
+int fail_line(FILE *err, const char *prog, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* The end of a getopt_long() loop, the same in irqlatd and irqlat. After getopt_long()
  * returned '?' or ':' (o): one line on err, "PROG: option -t needs a value; see PROG --help"
  * or "PROG: unknown option '-q'; see PROG --help", naming the option as the user wrote it
@@ -34,5 +38,12 @@ int getopt_no_operands(const char *prog, int argc, char *const *argv, FILE *err)
  * 850ns 3.1us 41us 1.2ms 2.00s, with sep between number and unit ("" on screens, " " in
  * log messages). */
 void fmt_duration(char *buf, size_t len, uint64_t ns, const char *sep);
+
+/* in[0..inlen) as text for one line of a message: valid UTF-8, printable ASCII and tabs as
+ * they are, a newline or carriage return as \n \r, any other control character or byte that
+ * is not UTF-8 as \xNN. Into out (NUL-terminated; outlen >= 1), as much as fits without
+ * cutting a character or an escape; returns the length written. What a user wrote, quoted
+ * back in a refusal, can then neither split the line nor break a UTF-8 reader (JSON). */
+size_t text_escape(char *out, size_t outlen, const char *in, size_t inlen);
 
 #endif

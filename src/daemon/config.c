@@ -20,10 +20,14 @@ int config_fail(struct config_error *e, int r, enum config_source source, const 
 	va_list ap;
 
 	if (e) {
+		char text[sizeof(e->text)];
+
 		e->source = source;
 		va_start(ap, fmt);
-		vsnprintf(e->text, sizeof(e->text), fmt, ap);
+		vsnprintf(text, sizeof(text), fmt, ap);
 		va_end(ap);
+		/* the values it quotes are the user's: still one line, and UTF-8 for the journal */
+		text_escape(e->text, sizeof(e->text), text, strlen(text));
 	}
 	return r;
 }

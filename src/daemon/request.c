@@ -5,6 +5,7 @@
 #include <string.h>
 #include "request.h"
 #include "common/macro.h"
+#include "common/util.h"
 
 json_object *request_json(const char *line, size_t len)
 {
@@ -48,10 +49,18 @@ static int field(json_object *o, const char *k, json_type t, json_object **v, ch
 	return 1;
 }
 
+/* What the client wrote, quoted back: at most 64 bytes of it, on one line, in UTF-8 */
+static const char *quote(char *buf, size_t len, const char *s)
+{
+	text_escape(buf, len, s, strlen(s));
+	return buf;
+}
+
 int request_parse(json_object *o, struct request *r, char *why, size_t n)
 {
 	json_object *v;
 	const char *s;
+	char q[65];
 	int64_t irq;
 	int k;
 
@@ -67,7 +76,7 @@ int request_parse(json_object *o, struct request *r, char *why, size_t n)
 		if (!strcmp(s, cmd_names[k]))
 			break;
 	if (k == (int)ELEMENTSOF(cmd_names)) {
-		snprintf(why, n, "unknown cmd '%.64s': use " REQUEST_CMDS, s);
+		snprintf(why, n, "unknown cmd '%s': use " REQUEST_CMDS, quote(q, sizeof(q), s));
 		return -EINVAL;
 	}
 	r->cmd = (enum request_cmd)k;
@@ -75,7 +84,7 @@ int request_parse(json_object *o, struct request *r, char *why, size_t n)
 	if (k < 0)
 		return k;
 	if (k && window_parse(json_object_get_string(v), &r->window) < 0) {
-		snprintf(why, n, "unknown window '%.64s': use " WINDOW_CHOICES, json_object_get_string(v));
+		snprintf(why, n, "unknown window '%s': use " WINDOW_CHOICES, quote(q, sizeof(q), json_object_get_string(v)));
 		return -EINVAL;
 	}
 	/* the event ring reads its own fields (event_ring.c); their types are checked here */

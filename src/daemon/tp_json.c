@@ -103,8 +103,12 @@ json_object *tracepoints_request(struct tp_set *s, const char *cmd, json_object 
 		if (!t) {
 			char names[512];
 
+			char asked[TP_NAME_MAX];
+
 			consumed_names(s, names, sizeof(names));
-			return json_error_reply("irqlatd does not consume tracepoint %s; it consumes:%s", name, names);
+			/* the client's words, quoted back on one line */
+			text_escape(asked, sizeof(asked), name, strlen(name));
+			return json_error_reply("irqlatd does not consume tracepoint %s; it consumes:%s", asked, names);
 		}
 	}
 	done = json_object_new_array();

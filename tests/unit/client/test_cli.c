@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* irqlat's command line (cli_parse): defaults, every option in its short and long forms, bad
  * values (-EINVAL, for exit 2, and one line naming the option), --help/--version, and
- * subcommands with options before and after them. */
+ * subcommands with options before and after them; --since's times. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <setjmp.h>
 #include <cmocka.h>
 #include "../helpers/cmdline.h"
@@ -186,6 +187,11 @@ static void test_cli_bad(void **state)
 	assert_usage_error(&r, "--window", "'5s'");
 	r = cli_run(&c, "--sort", "bogus", NULL);
 	assert_usage_error(&r, "--sort", "'bogus'");
+	/* a newline in a value is quoted back escaped: still one line */
+	r = cli_run(&c, "--window", "1s\nx", NULL);
+	assert_usage_error(&r, "--window", "'1s\\nx'");
+	r = cli_run(&c, "frob\nnicate", NULL);
+	assert_usage_error(&r, "unknown command", "'frob\\nnicate'");
 	r = cli_run(&c, "-o", "irq,bogus", NULL);
 	assert_usage_error(&r, "column", "'bogus'");
 	/* -C: the kernel's CPU list syntax, nothing else, not empty */
@@ -234,6 +240,31 @@ static void test_cli_help_version(void **state)
 	assert_string_equal(r.out, "irqlat " IRQLAT_VERSION "\n");
 }
 
+/* --since: a time ago, @EPOCH, a date (here in UTC); nothing past what ns in a uint64_t hold */
+static void test_cli_since(void **state)
+{
+	const uint64_t now = 1700000000ull * 1000000000ull;
+	uint64_t ns;
+	(void)state;
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	assert_int_equal(cli_parse_since("30s", now, &ns), 0);
+	assert_true(ns == now - 30000000000ull);
+	assert_int_equal(cli_parse_since("@1600000000.5", now, &ns), 0);
+	assert_true(ns == 1600000000500000000ull);
+	assert_int_equal(cli_parse_since("2024-01-02 03:04:05", now, &ns), 0);
+	assert_true(ns == 1704164645ull * 1000000000ull);	/* date -u -d '2024-01-02 03:04:05' +%s */
+	assert_int_equal(cli_parse_since("2286-11-20T17:46:39", now, &ns), 0);	/* @9999999999 */
+	/* 3.4e19 ns and the year 9999 overflowed a uint64_t (UBSan: float-cast-overflow) */
+	assert_int_equal(cli_parse_since("@34000000000", now, &ns), -EINVAL);
+	assert_int_equal(cli_parse_since("@10000000000", now, &ns), -EINVAL);
+	assert_int_equal(cli_parse_since("9999-01-01 00:00", now, &ns), -EINVAL);
+	assert_int_equal(cli_parse_since("@0", now, &ns), -EINVAL);
+	assert_int_equal(cli_parse_since("@nan", now, &ns), -EINVAL);
+	assert_int_equal(cli_parse_since("30x", now, &ns), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -242,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_cli_subcommands),
 		cmocka_unit_test(test_cli_bad),
 		cmocka_unit_test(test_cli_help_version),
+		cmocka_unit_test(test_cli_since),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* fmt_duration(), the one duration formatter of screens and log messages: every unit, the
- * precision of each range, and the rounding edges where a value is written in the next unit. */
+ * precision of each range, and the rounding edges where a value is written in the next unit.
+ * text_escape(), how refusals quote what a user wrote. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -37,10 +38,47 @@ static void test_fmt_duration(void **state)
 	}
 }
 
+/* text_escape(): what a refusal quotes back stays one line of UTF-8, cut only between
+ * characters */
+static void test_text_escape(void **state)
+{
+	static const struct {
+		const char *in, *out;
+		size_t outlen;
+	} cases[] = {
+		{ "plain 5us", "plain 5us", 64 },
+		{ "tab\there", "tab\there", 64 },
+		{ "two\nlines\r", "two\\nlines\\r", 64 },
+		{ "esc\x1b[2J del\x7f", "esc\\x1b[2J del\\x7f", 64 },
+		{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 64 },
+		/* not UTF-8: a lone continuation byte, a cut sequence, an overlong '/', a surrogate */
+		{ "a\x80" "b\xc3", "a\\x80b\\xc3", 64 },
+		{ "\xc0\xaf \xed\xa0\x80", "\\xc0\\xaf \\xed\\xa0\\x80", 64 },
+		/* what does not fit whole is left out: "é" needs 2 bytes, "\n" 2 */
+		{ "ab\xc3\xa9", "ab", 4 },
+		{ "abc\n", "abc", 5 },
+		{ "", "", 1 },
+	};
+	char buf[64];
+	(void)state;
+
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t n = text_escape(buf, cases[i].outlen, cases[i].in, strlen(cases[i].in));
+
+		if (strcmp(buf, cases[i].out) || n != strlen(cases[i].out))
+			fail_msg("text_escape(\"%s\", %zu) = \"%s\" (%zu), expected \"%s\"", cases[i].in, cases[i].outlen, buf, n,
+				 cases[i].out);
+	}
+	/* the length given, not the NUL: a NUL inside is a control character */
+	text_escape(buf, sizeof(buf), "a\0b", 3);
+	assert_string_equal(buf, "a\\x00b");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fmt_duration),
+		cmocka_unit_test(test_text_escape),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

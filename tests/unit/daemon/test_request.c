@@ -91,6 +91,12 @@ static void test_fields(void **state)
 	assert_string_equal(parse("{\"cmd\":\"hist\",\"irq\":1.5}", &r), "\"irq\" must be an IRQ number (0 or more)");
 	assert_string_equal(parse("{\"cmd\":\"hist\",\"irq\":4294967296}", &r), "\"irq\" must be an IRQ number (0 or more)");
 	assert_string_equal(parse("{\"cmd\":\"hist\",\"name\":7}", &r), "\"name\" must be a handler name (a string)");
+	/* what the client wrote comes back on one line, in UTF-8, at most 64 bytes of it */
+	assert_string_equal(parse("{\"cmd\":\"a\\nb\"}", &r), "unknown cmd 'a\\nb': use " REQUEST_CMDS);
+	assert_string_equal(parse("{\"cmd\":\"summary\",\"window\":\"\\u001b[2J\"}", &r),
+			    "unknown window '\\x1b[2J': use " WINDOW_CHOICES);
+	assert_string_equal(parse("{\"cmd\":\"" "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\\u00e9\"}", &r),
+			    "unknown cmd '" "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx': use " REQUEST_CMDS);
 }
 
 int main(void)
