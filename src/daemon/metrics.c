@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The Prometheus page, text format 0.0.4 (docs/metrics.md): what GET /metrics answers.
- * metrics_http.c serves it. A page is a few kB per handler and takes microseconds to build,
+/* The Prometheus page, text format 0.0.4 (docs/metrics.md): what GET /metrics answers, and
+ * what other requests get. metrics_http.c serves it. A page is a few kB per handler and takes microseconds to build,
  * on the daemon's only thread, between ticks, reading the collector without any locking. */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,17 +27,32 @@
 #define LE_MAX_LOG2 HIST_MAX_LOG2
 #define MAX_WINDOW WINDOW_10S	/* irqlat_handler_max_seconds: the max over the last 10 s */
 
-/* Label values: backslash, double quote and newline escaped, as the text format wants. */
+/* Label values: the name as text_escape() writes it (Prometheus refuses a whole page over one
+ * label that is not UTF-8, and a handler name is the driver's bytes, cut to IRQ_NAME_LEN by
+ * the BPF program, maybe in the middle of a character), then backslash and double quote
+ * escaped as the text format wants. */
+#define LABEL_MAX (4 * TP_NAME_MAX + 1)	/* text_escape() of the longest name: 4 bytes a byte */
+
+static void label_text(char *buf, const char *s, size_t max)
+{
+	text_escape(buf, LABEL_MAX, s, strnlen(s, max));
+}
+
+static void put_escaped(FILE *f, const char *text)
+{
+	for (; *text; text++) {
+		if (*text == '\\' || *text == '"')
+			fputc('\\', f);
+		fputc(*text, f);
+	}
+}
+
 static void put_label(FILE *f, const char *s, size_t max)
 {
-	for (size_t i = 0; i < max && s[i]; i++) {
-		if (s[i] == '\\' || s[i] == '"')
-			fputc('\\', f), fputc(s[i], f);
-		else if (s[i] == '\n')
-			fputs("\\n", f);
-		else
-			fputc(s[i], f);
-	}
+	char text[LABEL_MAX];
+
+	label_text(text, s, max);
+	put_escaped(f, text);
 }
 
 static void family(FILE *f, const char *name, const char *type, const char *help)
@@ -51,11 +66,12 @@ static void put_seconds(FILE *f, uint64_t ns)
 	fprintf(f, "%" PRIu64 ".%09" PRIu64, ns / 1000000000u, ns % 1000000000u);
 }
 
-/* Handlers that share an IRQ number and a name (one driver registered twice on a shared line)
- * would give two series with one label set, which Prometheus rejects: they are summed into
- * the first, the group's leader. */
+/* Handlers that share an IRQ number and a name (one driver registered twice on a shared line),
+ * or names that read the same once escaped, would give two series with one label set, which
+ * Prometheus rejects: they are summed into the first, the group's leader. */
 struct group {
-	unsigned leader;	/* index of the first handler with this IRQ and name */
+	unsigned leader;	/* index of the first handler with this IRQ and label */
+	char label[LABEL_MAX];	/* its name as label_text() writes it */
 	struct hist sum;	/* the leader's: its handlers' totals since start, summed */
 	uint64_t max_ns;	/* the leader's: the longest run of its handlers in the last 10 s */
 	uint64_t storm;		/* the leader's: 1 while one of its handlers is in a storm (storm.c) */
@@ -75,9 +91,9 @@ static struct group *group_handlers(const struct collector *c)
 		double secs;
 
 		g[i].leader = i;
+		label_text(g[i].label, c->handlers[i].name, IRQ_NAME_LEN);
 		for (unsigned j = 0; j < i; j++)
-			if (g[j].leader == j && c->handlers[j].irq == c->handlers[i].irq &&
-			    !strncmp(c->handlers[j].name, c->handlers[i].name, IRQ_NAME_LEN)) {
+			if (g[j].leader == j && c->handlers[j].irq == c->handlers[i].irq && !strcmp(g[j].label, g[i].label)) {
 				g[i].leader = j;
 				break;
 			}
@@ -94,10 +110,10 @@ static struct group *group_handlers(const struct collector *c)
 }
 
 /* "name{irq="25",handler="virtio1-req.0"": the caller adds more labels or the closing brace */
-static void series(FILE *f, const char *name, const struct handler *h)
+static void series(FILE *f, const char *name, const struct handler *h, const struct group *g)
 {
 	fprintf(f, "%s{irq=\"%u\",handler=\"", name, h->irq);
-	put_label(f, h->name, IRQ_NAME_LEN);
+	put_escaped(f, g->label);
 	fputc('"', f);
 }
 
@@ -160,7 +176,7 @@ static void handler_metrics(FILE *f, const struct collector *c, const struct gro
 		for (unsigned i = 0; i < c->nhandlers; i++) {
 			if (g[i].leader != i)
 				continue;
-			series(f, fam->name, &c->handlers[i]);
+			series(f, fam->name, &c->handlers[i], &g[i]);
 			fputs("} ", f);
 			if (fam->seconds)
 				put_seconds(f, fam->value(&g[i]));
@@ -189,18 +205,18 @@ static void histogram_metrics(FILE *f, const struct collector *c, const struct g
 			/* the buckets below 2^k ns: durations are whole ns, so "< 2^k" is "<= 2^k - 1" */
 			for (; b < HIST_BUCKETS && hist_upper_ns(b) <= (1ull << k); b++)
 				cum += sum->bucket[b];
-			series(f, "irqlat_handler_duration_seconds_bucket", h);
+			series(f, "irqlat_handler_duration_seconds_bucket", h, &g[i]);
 			fprintf(f, ",le=\"%.10g\"} %" PRIu64 "\n", (double)(1ull << k) / 1e9, cum);
 		}
 		for (; b < HIST_BUCKETS; b++)
 			cum += sum->bucket[b];
-		series(f, "irqlat_handler_duration_seconds_bucket", h);
+		series(f, "irqlat_handler_duration_seconds_bucket", h, &g[i]);
 		fprintf(f, ",le=\"+Inf\"} %" PRIu64 "\n", cum);
-		series(f, "irqlat_handler_duration_seconds_sum", h);
+		series(f, "irqlat_handler_duration_seconds_sum", h, &g[i]);
 		fputs("} ", f);
 		put_seconds(f, sum->sum_ns);
 		fputc('\n', f);
-		series(f, "irqlat_handler_duration_seconds_count", h);
+		series(f, "irqlat_handler_duration_seconds_count", h, &g[i]);
 		/* the buckets' total, not .count: the two are equal (each run lands in one bucket) */
 		fprintf(f, "} %" PRIu64 "\n", cum);
 	}
@@ -291,4 +307,14 @@ char *metrics_render(const struct metrics_sources *src, size_t *len)
 	if (fclose(TAKE_PTR(f)) != 0)
 		return NULL;	/* out of memory while writing: buf is freed */
 	return TAKE_PTR(buf);
+}
+
+struct metrics_answer metrics_route(const char *method, const char *path)
+{
+	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
+		return (struct metrics_answer){ 405, "irqlatd answers only GET (and HEAD)\n", "text/plain; charset=utf-8",
+						"GET, HEAD" };
+	if (strcmp(path, "/metrics"))
+		return (struct metrics_answer){ 404, "irqlatd serves only /metrics\n", "text/plain; charset=utf-8", NULL };
+	return (struct metrics_answer){ 200, NULL, "text/plain; version=0.0.4; charset=utf-8", NULL };
 }

@@ -44,4 +44,16 @@ void metrics_close(struct metrics *m);
 /* The page, for tests and the scrape benchmark: a malloc'ed string, its length in *len. */
 char *metrics_render(const struct metrics_sources *src, size_t *len);
 
+/* What the endpoint answers a request, from its method and path alone (metrics_http.c sends
+ * it; the fuzzer calls it without a socket). The Accept header is not read: the text format
+ * 0.0.4 is the only answer, and every Prometheus takes it whatever it lists first (it always
+ * offers text/plain), as client_golang's own handler falls back to it. */
+struct metrics_answer {
+	unsigned status;		/* 200, 404 or 405 */
+	const char *body;		/* a fixed text; NULL with 200: the page, metrics_render() */
+	const char *content_type;
+	const char *allow;		/* the Allow header of a 405, else NULL */
+};
+struct metrics_answer metrics_route(const char *method, const char *path);
+
 #endif

@@ -154,10 +154,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 				  const char *version, const char *upload, size_t *upload_size, void **con_cls)
 {
 	struct metrics *m = cls;
-	static const char not_found[] = "irqlatd serves only /metrics\n";
-	static const char bad_method[] = "irqlatd answers only GET (and HEAD)\n";
 	struct http_conn *hc = conn_of(conn);
+	struct metrics_answer a = metrics_route(method, url);
 	struct MHD_Response *r;
+	size_t len = 0;
+	char *page;
 	(void)version;
 	(void)upload;
 	(void)con_cls;
@@ -168,28 +169,21 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		*upload_size = 0;
 		return MHD_YES;
 	}
-	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD)) {
-		r = MHD_create_response_from_buffer(sizeof(bad_method) - 1, (void *)bad_method, MHD_RESPMEM_PERSISTENT);
-		if (r)
-			MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-		return answer(r, conn, MHD_HTTP_METHOD_NOT_ALLOWED);
+	if (a.body) {
+		r = MHD_create_response_from_buffer(strlen(a.body), (void *)a.body, MHD_RESPMEM_PERSISTENT);
+	} else {
+		page = metrics_render(&m->src, &len);
+		if (!page)
+			return MHD_NO;	/* out of memory: MHD closes the connection */
+		r = MHD_create_response_from_buffer(len, page, MHD_RESPMEM_MUST_FREE);
+		if (!r)
+			free(page);
 	}
-	if (strcmp(url, "/metrics")) {
-		r = MHD_create_response_from_buffer(sizeof(not_found) - 1, (void *)not_found, MHD_RESPMEM_PERSISTENT);
-		return answer(r, conn, MHD_HTTP_NOT_FOUND);
-	}
-	size_t len = 0;
-	char *page = metrics_render(&m->src, &len);
-
-	if (!page)
-		return MHD_NO;
-	r = MHD_create_response_from_buffer(len, page, MHD_RESPMEM_MUST_FREE);
-	if (!r) {
-		free(page);
-		return MHD_NO;
-	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
-	return answer(r, conn, MHD_HTTP_OK);
+	if (r && a.allow)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, a.allow);
+	if (r)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, a.content_type);
+	return answer(r, conn, a.status);
 }
 
 static void mhd_log(void *cls, const char *fmt, va_list ap)

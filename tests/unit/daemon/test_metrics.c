@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The --metrics address parser, and the page over a hand-made collector: exact cumulative
  * buckets at the powers of two, +Inf = _count = runs_total, handlers with the same IRQ and
- * name summed into one series, label values escaped. */
+ * name summed into one series, label values escaped and always UTF-8; what a request gets
+ * (metrics_route). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -109,11 +110,68 @@ static void test_render(void **state)
 	free(h);
 }
 
+/* Label values are UTF-8 whatever the driver named its handler (Prometheus refuses the whole
+ * page otherwise): a byte that is not UTF-8, a character the 32-byte name cut in two, a
+ * control character, as \xNN; names that read the same once escaped are one series. */
+static void test_render_names(void **state)
+{
+	struct collector c = { 0 };
+	struct handler h[4] = { 0 };
+	struct metrics_sources src = { .col = &c };
+	size_t len;
+	(void)state;
+
+	c.handlers = h;
+	c.nhandlers = 4;
+	h[0].irq = h[1].irq = h[2].irq = h[3].irq = 30;
+	strcpy(h[0].name, "eth\xff-rx");
+	/* 29 bytes, then the first two of a 3-byte character: the kernel's name cut at 31 */
+	strcpy(h[1].name, "abcdefghijklmnopqrstuvwxyz012\xe2\x82");
+	strcpy(h[2].name, "tab\tbell\a");
+	strcpy(h[3].name, "eth\\xff-rx");	/* the text \xff: reads as h[0] does */
+	for (unsigned i = 0; i < 4; i++)
+		add(&h[i].total, 1000, i + 1);
+
+	char *page = metrics_render(&src, &len);
+	assert_non_null(page);
+	assert_int_equal(value(page, "irqlat_handler_runs_total{irq=\"30\",handler=\"eth\\\\xff-rx\"}"), 1 + 4);
+	assert_int_equal(value(page, "irqlat_handler_runs_total{irq=\"30\",handler=\"abcdefghijklmnopqrstuvwxyz012\\\\xe2\\\\x82\"}"), 2);
+	assert_int_equal(value(page, "irqlat_handler_runs_total{irq=\"30\",handler=\"tab\tbell\\\\x07\"}"), 3);
+	for (const unsigned char *p = (const unsigned char *)page; *p; p++)
+		if (*p >= 0x80)
+			fail_msg("a byte 0x%02x in the page", *p);
+	free(page);
+}
+
+/* What a request gets, whatever its Accept header says: the page for GET and HEAD of
+ * /metrics, 404 for another path, 405 with Allow for another method. */
+static void test_route(void **state)
+{
+	struct metrics_answer a;
+	(void)state;
+
+	a = metrics_route("GET", "/metrics");
+	assert_int_equal(a.status, 200);
+	assert_null(a.body);
+	assert_string_equal(a.content_type, "text/plain; version=0.0.4; charset=utf-8");
+	assert_int_equal(metrics_route("HEAD", "/metrics").status, 200);
+	a = metrics_route("GET", "/");
+	assert_int_equal(a.status, 404);
+	assert_non_null(a.body);
+	assert_int_equal(metrics_route("GET", "/metrics/").status, 404);
+	assert_int_equal(metrics_route("get", "/metrics").status, 405);
+	a = metrics_route("POST", "/metrics");
+	assert_int_equal(a.status, 405);
+	assert_string_equal(a.allow, "GET, HEAD");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_addr_parse),
 		cmocka_unit_test(test_render),
+		cmocka_unit_test(test_render_names),
+		cmocka_unit_test(test_route),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
