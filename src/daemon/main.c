@@ -45,7 +45,17 @@ struct daemon {
 	uint64_t status_ns;	/* when STATUS= was last refreshed */
 	int stop_signal;
 	struct metrics *metrics;	/* --metrics or a socket from systemd; NULL: none */
+	uint64_t rb_slice_ns, rb_last_ns;	/* the ring-buffer read going on: its start, its last record */
 };
+
+/* One read of the ring buffer stops after RB_SLICE_NS of records. libbpf 1.1's
+ * ring_buffer__consume() reads until the ring is empty, and under a flood of tracepoint events
+ * that it cannot keep up with (sched:sched_switch on a big machine, or a slow sanitized build)
+ * it never is: the socket, the ticks and SIGTERM would wait for the flood to end. The rest is
+ * read on the next turn of the loop: the ring buffer's fd stays readable. */
+#define RB_SLICE_NS 10000000ull
+#define RB_SLICE_GAP_NS 1000000ull	/* records further apart belong to another read */
+#define RB_SLICE_OVER (-EAGAIN)	/* the record callback's "stop here", not an error */
 
 static json_object *outlier_json(const struct outlier_event *e)
 {
@@ -60,6 +70,21 @@ static json_object *outlier_json(const struct outlier_event *e)
 	json_object_object_add(o, "pid", json_object_new_int((int)e->pid));
 	json_object_object_add(o, "comm", json_object_new_string_len(e->comm, (int)strnlen(e->comm, TASK_COMM_LEN_ABI)));
 	return o;
+}
+
+/* After each record: RB_SLICE_OVER once this read has taken its time (the record is handled,
+ * libbpf moves past it and returns), else 0 */
+static int rb_slice_over(struct daemon *d)
+{
+	uint64_t now = now_ns();
+
+	if (now - d->rb_last_ns > RB_SLICE_GAP_NS)
+		d->rb_slice_ns = now;
+	d->rb_last_ns = now;
+	if (now - d->rb_slice_ns < RB_SLICE_NS)
+		return 0;
+	d->rb_last_ns = 0;	/* the next record starts the next read */
+	return RB_SLICE_OVER;
 }
 
 static int on_ringbuf_record(void *ctx, void *data, size_t size)
@@ -80,7 +105,7 @@ static int on_ringbuf_record(void *ctx, void *data, size_t size)
 	} else if (*kind == RB_TRACEPOINT || *kind == RB_MODULE) {
 		tracepoints_handle(&d->tps, data, size);
 	}
-	return 0;
+	return rb_slice_over(d);
 }
 
 static int on_ringbuf(sd_event_source *s, int fd, uint32_t revents, void *userdata)
@@ -91,7 +116,7 @@ static int on_ringbuf(sd_event_source *s, int fd, uint32_t revents, void *userda
 	(void)fd;
 	(void)revents;
 
-	if (r < 0)
+	if (r < 0 && r != RB_SLICE_OVER)
 		log_error_errno(r, "cannot read the ring buffer: %m");
 	return 0;
 }
