@@ -201,8 +201,7 @@ static __always_inline void on_exit(__u32 irq, struct irqaction *action, int ret
 #include "cell.bpf.h"
 #include "outlier.bpf.h"
 
-#define HARDIRQ_CACHE 4096
-struct hardirq_cpu {
+struct hardirq_step_cpu {
 	__u64 start_ns;
 	__u64 action;
 #ifdef MRU
@@ -225,11 +224,11 @@ struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
-	__type(value, struct hardirq_cpu);
+	__type(value, struct hardirq_step_cpu);
 	__uint(max_entries, 1);	/* the possible CPUs: the loader sizes it */
 } hardirq_cpu SEC(".maps");
 
-static __always_inline struct hardirq_cpu *this_cpu(void)
+static __always_inline struct hardirq_step_cpu *this_cpu(void)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 
@@ -239,11 +238,11 @@ static __always_inline struct hardirq_cpu *this_cpu(void)
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__type(key, __u32);
-	__type(value, struct hardirq_cpu);
+	__type(value, struct hardirq_step_cpu);
 	__uint(max_entries, 1);
 } hardirq_cpu SEC(".maps");
 
-static __always_inline struct hardirq_cpu *this_cpu(void)
+static __always_inline struct hardirq_step_cpu *this_cpu(void)
 {
 	__u32 zero = 0;
 
@@ -288,7 +287,7 @@ static __noinline int hardirq_miss(struct irqaction *action, __u32 irq)
 
 static __always_inline void on_entry(__u32 irq, struct irqaction *action)
 {
-	struct hardirq_cpu *st = this_cpu();
+	struct hardirq_step_cpu *st = this_cpu();
 
 	if (!st)
 		return;
@@ -299,7 +298,7 @@ static __always_inline void on_entry(__u32 irq, struct irqaction *action)
 static __always_inline void on_exit(__u32 irq, struct irqaction *action, int ret)
 {
 	__u64 now = bpf_ktime_get_ns();
-	struct hardirq_cpu *st = this_cpu();
+	struct hardirq_step_cpu *st = this_cpu();
 	struct lat_cell *c;
 	__u32 *slot, k;
 	__u64 d;

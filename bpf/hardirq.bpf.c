@@ -13,17 +13,7 @@
 #include "hist.bpf.h"
 #include "outlier.bpf.h"
 
-/* Per CPU, direct-mapped by IRQ number: a power of two, so the slot is a mask away. IRQ numbers
- * that collide modulo it on one CPU still measure right, through the cold path. */
-#define HARDIRQ_CACHE 4096
-
-/* Hard-IRQ handlers do not nest on a CPU: one start time and one running action per CPU. */
-struct hardirq_cpu {
-	__u64 start_ns;
-	__u64 action;		/* the irqaction running, 0 between handlers */
-	__u32 cell[HARDIRQ_CACHE];	/* IRQ number -> cell index + 1 */
-};
-
+/* struct hardirq_cpu (irqlat_abi.h): start time, running action, cell cache by IRQ number */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__type(key, __u32);

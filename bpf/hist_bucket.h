@@ -26,9 +26,9 @@
  * interrupt handler runs for seconds on a live machine, and later kinds (wake-up latency,
  * timer lateness) beyond 4 s are a stalled machine, told by the max.
  * Below 1 / (2^(1/8) - 1) = 11.05 ns buckets are narrower than 1 ns, and the bounds fall so that
- * each integer from 1 to 15 ns has a bucket of its own (15 and 16 are the first to share one;
- * 23 of the buckets below 100 ns hold no integer and stay empty): values below 16 ns are kept
- * exactly. */
+ * each integer from 1 to 14 ns has a bucket of its own (15 and 16 are the first two to share
+ * one; 23 of the buckets below 100 ns hold no integer and stay empty): values below 15 ns are
+ * kept exactly. */
 #ifndef IRQLAT_HIST_BUCKET_H
 #define IRQLAT_HIST_BUCKET_H
 

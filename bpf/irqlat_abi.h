@@ -68,6 +68,17 @@ struct cell_pool {
 	__u32 max;		/* the pool's size, set by the loader */
 };
 
+/* The hardirq program's per-CPU state (bpf/hardirq.bpf.c); here so that user space can count
+ * its memory. Hard-IRQ handlers do not nest on a CPU: one start time and one running action
+ * per CPU, and a direct-mapped cache of cells by IRQ number (a power of two, so the slot is a
+ * mask away; IRQ numbers that collide modulo it still measure right, through the cold path). */
+#define HARDIRQ_CACHE 4096
+struct hardirq_cpu {
+	__u64 start_ns;
+	__u64 action;		/* the irqaction running, 0 between handlers */
+	__u32 cell[HARDIRQ_CACHE];	/* IRQ number -> cell index + 1 (0: none) */
+};
+
 enum ringbuf_kind {
 	RB_OUTLIER = 1,
 	RB_TRACEPOINT = 2,

@@ -215,7 +215,7 @@ static void test_bucket_small_and_random(void **state)
 	for (uint64_t v = 1; v < (1u << 22); v += v < (1u << 14) ? 1 : 97)
 		if (hist_bucket(v) != expected_k(v))
 			fail_msg("%" PRIu64 " ns -> k %u, expected %u", v, hist_bucket(v), expected_k(v));
-	/* each integer up to 15 ns has a bucket of its own: 15 and 16 are the first to share */
+	/* each integer up to 14 ns has a bucket of its own: 15 and 16 are the first to share */
 	for (uint64_t v = 2; v <= 15; v++)
 		assert_true(expected_k(v) > expected_k(v - 1) && hist_bucket(v) > hist_bucket(v - 1));
 	assert_int_equal(expected_k(16), expected_k(15));
