@@ -33,10 +33,18 @@ $(BENCH_BUILD)/hotpath-%.bpf.o: bench/hotpath.bpf.c $(wildcard bpf/*.h) | $(BENC
 $(BENCH_BUILD)/irqlat-bench-load: bench/load.c bpf/irqlat_abi.h | $(BENCH_BUILD)/.dir
 	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $< -o $@ $(DAEMON_LDLIBS)
 
-bench-build: all $(BENCH_OBJS) $(BENCH_BUILD)/irqlat-bench-load
+# the daemon at scale: the real collector and answers over synthetic cells (bench/scale.c)
+$(BENCH_BUILD)/irqlat-bench-scale: bench/scale.c tests/unit/daemon/fake_bpf.h $(call obj,$(LIB_SRCS)) | $(BENCH_BUILD)/.dir
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $< $(call obj,$(LIB_SRCS)) -o $@ $(DAEMON_LDLIBS) $(CLIENT_LDLIBS)
+
+bench-build: all $(BENCH_OBJS) $(BENCH_BUILD)/irqlat-bench-load $(BENCH_BUILD)/irqlat-bench-scale
 
 bench: test-deps
 	@$(MAKE) --no-print-directory bench-build
 	BUILD=$(BUILD) bench/run.sh $(BENCH_ARGS)
+	$(BENCH_BUILD)/irqlat-bench-scale | tee -a $(BENCH_BUILD)/results.txt
 
-.PHONY: bench-build
+bench-scale: $(BENCH_BUILD)/irqlat-bench-scale
+	$(BENCH_BUILD)/irqlat-bench-scale
+
+.PHONY: bench-build bench-scale

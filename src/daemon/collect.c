@@ -11,12 +11,15 @@
 static const unsigned window_ticks[] = { 1, 10, 60, 0 };
 #define TICK_TIMES (WINDOW_TICKS_MAX + 1)	/* entries of collector.tick_ns */
 
-/* A cell as the collector last read it: what the next read is a delta from. The counters are
- * 32-bit and wrap; their differences do not (a tick holds far fewer than 2^32 values). */
+/* A cell as the collector last read it: what the next read is a delta from, and, summed over
+ * a series' cells, its buckets since start. The counters are 32-bit and wrap; their
+ * differences do not (a tick holds far fewer than 2^32 values). hi counts the wraps of each
+ * bucket: NULL until the first (a bucket of one cell past 4 billion values). */
 struct cell_prev {
 	uint64_t sum_ns;
 	uint32_t aux;
 	uint32_t hist[HIST_BUCKETS];
+	uint32_t *hi;
 };
 
 uint64_t now_ns(void)
@@ -47,7 +50,10 @@ void collector_free(struct collector *c)
 	for (unsigned i = 0; i < c->nseries; i++)
 		free(c->series[i].cpus);
 	for (uint32_t i = 0; i < c->ncells; i++)
-		free(c->cells[i].prev);
+		if (c->cells[i].prev) {
+			free(c->cells[i].prev->hi);
+			free(c->cells[i].prev);
+		}
 	for (unsigned t = 0; t < WINDOW_TICKS_MAX; t++)
 		tick_buf_free(&c->ticks[t]);
 	free(c->series);
@@ -188,6 +194,14 @@ static uint64_t read_cell(struct collector *c, struct cell_state *cs, volatile s
 		uint32_t v = __atomic_load_n(&live->hist[b], __ATOMIC_RELAXED);
 		uint32_t d = v - prev->hist[b];	/* mod 2^32 */
 
+		if (!d)
+			continue;
+		if (v < prev->hist[b]) {	/* wrapped */
+			if (!prev->hi && !(prev->hi = calloc(HIST_BUCKETS, sizeof(*prev->hi))))
+				log_error("out of memory: a bucket counter that wrapped is lost from its series' totals");
+			else
+				prev->hi[b]++;
+		}
 		c->delta[b] += d;
 		n += d;
 		prev->hist[b] = v;
@@ -220,13 +234,11 @@ static int tick_series(struct collector *c, unsigned si, struct tick_buf *buf)
 	struct tick_delta td = { .sum_ns = sum, .max_ns = max, .aux = aux, .cpu_count = c->cpu_delta,
 				 .ncpus = s->ncpus, .bucket = c->delta };
 
-	s->total.count += n;
-	s->total.sum_ns += sum;
-	s->total.aux += aux;
-	if (max > s->total.max_ns)
-		s->total.max_ns = max;
-	for (unsigned b = 0; b < HIST_BUCKETS; b++)
-		s->total.bucket[b] += c->delta[b];
+	s->count += n;
+	s->sum_ns += sum;
+	s->aux += aux;
+	if (max > s->max_ns)
+		s->max_ns = max;
 	int r = tick_buf_append(buf, si, &td);
 
 	memset(c->delta, 0, sizeof(c->delta));
@@ -304,6 +316,23 @@ double collector_window_seconds(const struct collector *c, enum window w)
 	return (double)(end - begin) / 1e9;
 }
 
+void collector_series_total(const struct collector *c, unsigned s, struct hist *out)
+{
+	const struct series *se = &c->series[s];
+
+	memset(out, 0, sizeof(*out));
+	out->count = se->count;
+	out->sum_ns = se->sum_ns;
+	out->aux = se->aux;
+	out->max_ns = se->max_ns;
+	for (unsigned k = 0; k < se->ncpus; k++) {
+		const struct cell_prev *p = c->cells[se->cpus[k].cell].prev;
+
+		for (unsigned b = 0; b < HIST_BUCKETS; b++)
+			out->bucket[b] += p->hist[b] + (p->hi ? (uint64_t)p->hi[b] << 32 : 0);
+	}
+}
+
 void collector_window_begin(const struct collector *c, enum window w, struct window_iter *it)
 {
 	it->c = c;
@@ -320,7 +349,7 @@ void collector_window_next(struct window_iter *it, unsigned s, struct hist *out,
 	if (cpu_count)
 		memset(cpu_count, 0, se->ncpus * sizeof(*cpu_count));
 	if (it->w == WINDOW_TOTAL) {
-		*out = se->total;
+		collector_series_total(it->c, s, out);
 		for (unsigned k = 0; cpu_count && k < se->ncpus; k++)
 			cpu_count[k] = se->cpus[k].count;
 		return;

@@ -26,7 +26,9 @@ struct series {
 	uint64_t id;		/* as in the cell (hardirq: the irqaction's address; never shown) */
 	uint32_t sub;		/* hardirq: the IRQ number */
 	char name[IRQ_NAME_LEN];
-	struct hist total;	/* since start, as of the last tick */
+	/* since start, as of the last tick; the buckets since start are those of its cells as
+	 * last read (collector_series_total), not kept twice */
+	uint64_t count, sum_ns, aux, max_ns;
 	struct series_cpu *cpus;
 	unsigned ncpus;
 };
@@ -60,7 +62,7 @@ struct collector {
 	uint32_t pending;	/* cells below this are taken */
 	uint64_t drops[DROP_KINDS];
 	/* scratch of a tick */
-	uint32_t delta[HIST_BUCKETS];
+	uint64_t delta[HIST_BUCKETS];
 	uint64_t *cpu_delta;
 	unsigned cpu_delta_cap;
 };
@@ -77,6 +79,9 @@ int collector_tick(struct collector *c);
 /* The series of cell id, taken now if its metadata is ready but no tick has seen it yet
  * (an outlier can come before); NULL when there is none yet. *cpu: the cell's CPU. */
 const struct series *collector_cell_series(struct collector *c, uint32_t id, uint32_t *cpu);
+
+/* Series s since start: its totals and the buckets of its cells as last read. */
+void collector_series_total(const struct collector *c, unsigned s, struct hist *out);
 
 /* Windows. Walk the series in increasing order: for each, its histogram over window w and its
  * per-CPU counts (cpu_count[i] for series.cpus[i], NULL: not wanted). */

@@ -159,7 +159,7 @@ void summary_init(struct summary_state *s, uint64_t now)
 
 void summary_free(struct summary_state *s)
 {
-	free(s->prev);
+	tick_buf_free(&s->prev);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -179,8 +179,6 @@ static int by_p99_desc(const void *a, const void *b)
 static void hist_since(struct hist *out, const struct hist *now, const struct hist *prev)
 {
 	*out = *now;
-	if (!prev)
-		return;
 	out->count -= prev->count;
 	out->sum_ns -= prev->sum_ns;
 	out->aux -= prev->aux;
@@ -194,21 +192,34 @@ void journal_summary(struct summary_state *s, const struct collector *c, uint64_
 	uint64_t now = now_ns(), total = 0, drops = 0;
 	double secs = (double)(now - s->prev_ns) / 1e9;
 	_cleanup_free_ struct ranked *r = calloc(c->nseries ? c->nseries : 1, sizeof(*r));
-	_cleanup_free_ struct hist *delta = malloc(sizeof(*delta));
+	_cleanup_free_ struct hist *delta = malloc(sizeof(*delta)), *now_h = malloc(sizeof(*now_h)),
+				   *prev_h = malloc(sizeof(*prev_h));
+	struct tick_buf next = { 0 };
+	struct tick_cursor cur;
 	struct jfields f = { 0 };
 	char msg[768], rate[32], d[32];
 	unsigned n = 0, active = 0, handlers = 0;
 	size_t used;
 
-	if (!r || !delta) {
+	if (!r || !delta || !now_h || !prev_h) {
 		log_error("out of memory writing the periodic summary");
 		return;
 	}
+	tick_cursor_init(&cur, &s->prev);
 	for (unsigned i = 0; i < c->nseries; i++) {
 		if (c->series[i].kind != KIND_HARDIRQ)
 			continue;
 		handlers++;
-		hist_since(delta, &c->series[i].total, i < s->nprev ? &s->prev[i] : NULL);
+		collector_series_total(c, i, now_h);
+		memset(prev_h, 0, sizeof(*prev_h));
+		tick_cursor_take(&cur, i, prev_h, NULL, 0);	/* none: the handler is new */
+		hist_since(delta, now_h, prev_h);
+		/* its totals for the next period; a failure makes the next period since start */
+		struct tick_delta td = { .sum_ns = now_h->sum_ns, .max_ns = now_h->max_ns, .aux = now_h->aux,
+					 .bucket = now_h->bucket };
+		if (tick_buf_append(&next, i, &td) < 0)
+			log_error("out of memory keeping the summary's totals: the next summary counts %s since start",
+				  c->series[i].name);
 		total += delta->count;
 		if (!delta->count)
 			continue;
@@ -252,14 +263,9 @@ void journal_summary(struct summary_state *s, const struct collector *c, uint64_
 	}
 	log_struct(LOG_INFO, MID_SUMMARY, &f, "%s", msg);
 
-	/* remember the totals for the next period */
-	struct hist *np = realloc(s->prev, (c->nseries ? c->nseries : 1) * sizeof(*np));
-	if (np) {
-		s->prev = np;
-		for (unsigned i = 0; i < c->nseries; i++)
-			s->prev[i] = c->series[i].total;
-		s->nprev = c->nseries;
-	}
+	/* the totals for the next period */
+	tick_buf_free(&s->prev);
+	s->prev = next;
 	memcpy(s->prev_drops, c->drops, sizeof(s->prev_drops));
 	s->prev_logged = outliers_logged;
 	s->prev_suppressed = outliers_suppressed;

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -69,10 +70,13 @@ static void put_seconds(FILE *f, uint64_t ns)
 
 /* Series of one kind that share a sub and a name (one driver registered twice on a shared
  * line) would give two series with one label set, which Prometheus rejects: they are summed
- * into the first, the group's leader. */
+ * into the first, the group's leader. Only the numbers are kept per group; each group's
+ * buckets are summed while its histogram is written, one group at a time. */
 struct group {
 	unsigned leader;	/* index of the first series with this kind, sub and name */
-	struct hist sum;	/* the leader's: its series' totals since start, summed */
+	unsigned next;		/* the next series of the group, UINT_MAX: none */
+	unsigned last;		/* the leader's: its last series so far */
+	uint64_t count, sum_ns, aux;	/* the leader's: its series' totals since start, summed */
 	uint64_t max_ns;	/* the leader's: the largest value of its series in the last 10 s */
 };
 
@@ -90,7 +94,8 @@ static struct group *group_series(const struct collector *c)
 		const struct series *s = &c->series[i];
 		struct hist w;
 
-		g[i].leader = i;
+		g[i].leader = g[i].last = i;
+		g[i].next = UINT_MAX;
 		for (unsigned j = 0; j < i; j++)
 			if (g[j].leader == j && c->series[j].kind == s->kind && c->series[j].sub == s->sub &&
 			    !strncmp(c->series[j].name, s->name, IRQ_NAME_LEN)) {
@@ -99,7 +104,13 @@ static struct group *group_series(const struct collector *c)
 			}
 		struct group *lead = &g[g[i].leader];
 
-		hist_add(&lead->sum, &s->total);
+		if (lead != &g[i]) {
+			g[lead->last].next = i;
+			lead->last = i;
+		}
+		lead->count += s->count;
+		lead->sum_ns += s->sum_ns;
+		lead->aux += s->aux;
 		collector_window_next(&it, i, &w, NULL);
 		if (w.max_ns > lead->max_ns)
 			lead->max_ns = w.max_ns;
@@ -119,17 +130,17 @@ static void series_labels(FILE *f, const char *prefix, const char *suffix, const
 
 static uint64_t group_runs(const struct group *g)
 {
-	return g->sum.count;
+	return g->count;
 }
 
 static uint64_t group_ns(const struct group *g)
 {
-	return g->sum.sum_ns;
+	return g->sum_ns;
 }
 
 static uint64_t group_aux(const struct group *g)
 {
-	return g->sum.aux;
+	return g->aux;
 }
 
 static uint64_t group_max_ns(const struct group *g)
@@ -184,20 +195,28 @@ static void series_metrics(FILE *f, const struct collector *c, const struct grou
 static void histogram_metrics(FILE *f, const struct collector *c, const struct group *g, enum lat_kind kind)
 {
 	const struct kind_desc *k = kind_get(kind);
+	_cleanup_free_ struct hist *sum = malloc(sizeof(*sum));
 	char name[96], help[200];
 
+	if (!sum)
+		return;
 	snprintf(name, sizeof(name), "%s_duration_seconds", k->metric);
 	snprintf(help, sizeof(help), "%s; le bounds are every 8th bound of irqlatd's histogram, Prometheus schema 3 (exact counts).",
 		 k->value_help);
 	family(f, name, "histogram", help);
 	for (unsigned i = 0; i < c->nseries; i++) {
 		const struct series *s = &c->series[i];
-		const struct hist *sum = &g[i].sum;
+		struct hist one;
 		uint64_t cum = 0;
 		unsigned b = 0;
 
 		if (g[i].leader != i || s->kind != kind)
 			continue;
+		memset(sum, 0, sizeof(*sum));
+		for (unsigned j = i; j != UINT_MAX; j = g[j].next) {
+			collector_series_total(c, j, &one);
+			hist_add(sum, &one);
+		}
 		for (int m = LE_MIN_LOG2_S; m <= LE_MAX_LOG2_S; m++) {
 			/* le = 2^m s is the upper bound (inclusive) of schema-3 bucket 8m */
 			for (; b < HIST_BUCKETS && hist_schema_index(b) <= 8 * m; b++)

@@ -33,9 +33,9 @@ static json_object *series_object(const struct series *s, const struct hist *win
 	hist_summarize(win, &w);
 	json_object_object_add(o, k->sub_key, json_object_new_int((int)s->sub));
 	json_object_object_add(o, "name", json_object_new_string(s->name));
-	add_u64(o, "count", s->total.count);
-	add_u64(o, "total_ns", s->total.sum_ns);
-	add_u64(o, k->aux_key, s->total.aux);
+	add_u64(o, "count", s->count);
+	add_u64(o, "total_ns", s->sum_ns);
+	add_u64(o, k->aux_key, s->aux);
 	json_object_object_add(o, "rate", json_object_new_double(secs > 0 ? (double)w.count / secs : 0));
 	add_u64(o, "window_count", w.count);
 	add_u64(o, "window_ns", w.sum_ns);

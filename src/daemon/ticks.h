@@ -18,13 +18,14 @@ struct tick_buf {
 	uint32_t last_series;	/* of the last record appended (records go in increasing order) */
 };
 
-/* What one series added in one tick. cpu_count[i] is the count on the series' i-th CPU
- * (struct series.cpus), bucket[] its dense histogram delta; count = the buckets' sum. */
+/* What one series added in one tick (or, for journal.c, holds since start). cpu_count[i] is
+ * the count on the series' i-th CPU (struct series.cpus), bucket[] its dense histogram;
+ * count = the buckets' sum. */
 struct tick_delta {
 	uint64_t sum_ns, max_ns, aux;
 	const uint64_t *cpu_count;
 	unsigned ncpus;
-	const uint32_t *bucket;	/* HIST_BUCKETS entries */
+	const uint64_t *bucket;	/* HIST_BUCKETS entries */
 };
 
 void tick_buf_reset(struct tick_buf *b);

@@ -7,6 +7,7 @@
 #ifndef IRQLAT_TEST_FAKE_BPF_H
 #define IRQLAT_TEST_FAKE_BPF_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "daemon/loader.h"
@@ -51,7 +52,7 @@ static inline uint32_t fake_bpf_new_cell(struct fake_bpf *f, uint32_t irq, uint3
 	f->meta[id].sub = irq;
 	f->meta[id].cpu = cpu;
 	f->meta[id].kind = KIND_HARDIRQ;
-	strncpy(f->meta[id].name, name, IRQ_NAME_LEN - 1);
+	snprintf(f->meta[id].name, IRQ_NAME_LEN, "%s", name);
 	f->meta[id].ready = 1;
 	return id;
 }
@@ -70,7 +71,7 @@ static inline void fake_bpf_run(struct fake_bpf *f, uint32_t cell, uint64_t d, i
 }
 
 /* A clock the test moves: collector.clock = fake_clock, ticks one second apart. */
-static uint64_t fake_clock_ns;
+static uint64_t fake_clock_ns __attribute__((unused));
 
 static inline uint64_t fake_clock(void)
 {

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 #include "daemon/config.h"
 #include "daemon/metrics.h"
+#include "fake_bpf.h"
 
 static void test_addr_parse(void **state)
 {
@@ -43,11 +44,11 @@ static void test_addr_parse(void **state)
 			fail_msg("'%s' accepted", bad[i]);
 }
 
-static void add(struct hist *h, uint64_t ns, uint64_t n)
+/* n runs of ns into a cell, as the exit program counts them */
+static void add(struct fake_bpf *b, uint32_t cell, uint64_t ns, uint64_t n)
 {
-	h->bucket[hist_bucket(ns)] += n;
-	h->count += n;
-	h->sum_ns += ns * n;
+	for (uint64_t i = 0; i < n; i++)
+		fake_bpf_run(b, cell, ns, 0);
 }
 
 static uint64_t value(const char *page, const char *series)
@@ -66,29 +67,29 @@ static uint64_t value(const char *page, const char *series)
 
 static void test_render(void **state)
 {
-	struct collector c = { 0 };
-	struct series *h = calloc(3, sizeof(*h));
+	struct fake_bpf b;
+	struct collector c;
 	struct metrics_sources src = { .col = &c };
 	size_t len;
 	(void)state;
 
-	assert_non_null(h);
-	c.series = h;
-	c.nseries = 3;
-	c.drops[DROP_NO_CELL] = 7;
-	h[0].sub = h[1].sub = 25;
-	strcpy(h[0].name, "virtio1-req.0");
-	strcpy(h[1].name, "virtio1-req.0");	/* registered twice on the line: one series */
-	h[2].sub = 1;
-	strcpy(h[2].name, "odd\"name\\");
+	fake_bpf_init(&b, 16);
+	assert_int_equal(collector_init(&c, &b.l), 0);
+	uint32_t c0 = fake_bpf_new_cell(&b, 25, 0, 0x1000, "virtio1-req.0");
+	uint32_t c1 = fake_bpf_new_cell(&b, 25, 1, 0x1000, "virtio1-req.0");	/* its other CPU */
+	/* registered twice on the line: two handlers, one series of metrics */
+	uint32_t c2 = fake_bpf_new_cell(&b, 25, 0, 0x2000, "virtio1-req.0");
+	uint32_t c3 = fake_bpf_new_cell(&b, 1, 0, 0x3000, "odd\"name\\");
 	/* 2^-23 s = 119.209... ns, 2^-22 s = 238.418... ns, 2^-9 s = 1953125 ns exactly */
-	add(&h[0].total, 119, 3);	/* at most 2^-23 s: in le 2^-23 */
-	add(&h[0].total, 120, 5);	/* above it: the next bound */
-	add(&h[1].total, 238, 2);	/* still in le 2^-22 */
-	add(&h[1].total, 1953125, 6);	/* on the bound 2^-9 s: in it (upper bounds are inclusive) */
-	add(&h[1].total, 1953126, 1);	/* one ns more: the next */
-	add(&h[1].total, 5000000000ull, 1);	/* beyond 4 s: only +Inf */
-	add(&h[2].total, 1000, 4);
+	add(&b, c0, 119, 3);	/* at most 2^-23 s: in le 2^-23 */
+	add(&b, c1, 120, 5);	/* above it: the next bound */
+	add(&b, c2, 238, 2);	/* still in le 2^-22 */
+	add(&b, c2, 1953125, 6);	/* on the bound 2^-9 s: in it (upper bounds are inclusive) */
+	add(&b, c0, 1953126, 1);	/* one ns more: the next */
+	add(&b, c2, 5000000000ull, 1);	/* beyond 4 s: only +Inf */
+	add(&b, c3, 1000, 4);
+	collector_tick(&c);
+	c.drops[DROP_NO_CELL] = 7;
 
 	char *page = metrics_render(&src, &len);
 	assert_non_null(page);
@@ -111,12 +112,13 @@ static void test_render(void **state)
 	assert_null(strstr(strstr(page, "irqlat_handler_runs_total" S) + 1, "irqlat_handler_runs_total" S));
 	assert_int_equal(value(page, "irqlat_handler_runs_total{irq=\"1\",handler=\"odd\\\"name\\\\\"}"), 4);
 	assert_int_equal(value(page, "irqlat_ringbuf_drops_total{kind=\"no_cell\"}"), 7);
-	assert_int_equal(value(page, "\nirqlat_handlers"), 3);
+	assert_int_equal(value(page, "\nirqlat_handlers"), 3);	/* handlers, not metric series */
 	assert_non_null(strstr(page, "# TYPE irqlat_handler_duration_seconds histogram\n"));
 	assert_non_null(strstr(page, "# TYPE irqlat_handler_spurious_total counter\n"));
 	assert_null(strstr(page, "irqlat_tracepoint"));	/* no tracepoint set: no family */
 	free(page);
-	free(h);
+	collector_free(&c);
+	fake_bpf_free(&b);
 }
 
 int main(void)
