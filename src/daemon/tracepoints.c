@@ -4,6 +4,7 @@
  * timer, and SIGUSR1, which detaches them all. */
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,10 +56,18 @@ static int rearm(sd_event_source *src, uint64_t usec)
 	return sd_event_source_set_enabled(src, SD_EVENT_ON);
 }
 
+static bool any_attached(const struct tp_set *s)
+{
+	for (unsigned i = 0; i < s->n; i++)
+		if (s->tps[i].state == TP_ATTACHED)
+			return true;
+	return false;
+}
+
 static int on_timer(sd_event_source *src, uint64_t usec, void *userdata)
 {
 	struct tp_set *s = userdata;
-	int r = check_drops(s);
+	int r = check_drops(s), on = SD_EVENT_OFF;
 
 	if (r < 0)	/* not while the daemon runs: its drops map is open for as long */
 		log_full_errno(LOG_DEBUG, r, "cannot read the tracepoint drop counter: %m");
@@ -66,6 +75,13 @@ static int on_timer(sd_event_source *src, uint64_t usec, void *userdata)
 	/* a failed attach is logged by tp_attach() and shown in the tracepoint's state */
 	for (unsigned i = 0; i < s->n; i++)
 		tp_check(s, &s->tps[i]);
+	/* the drain timer sleeps while nothing is attached (a daemon waiting for a module does
+	 * not wake ten times a second for it): a tracepoint attached since wakes it */
+	if (any_attached(s) && sd_event_source_get_enabled(s->drain, &on) >= 0 && on == SD_EVENT_OFF) {
+		r = rearm(s->drain, usec + DRAIN_US);
+		if (r < 0)
+			return r;
+	}
 	return rearm(src, usec + TICK_US);
 }
 
@@ -73,11 +89,9 @@ static int on_drain(sd_event_source *src, uint64_t usec, void *userdata)
 {
 	struct tp_set *s = userdata;
 
-	for (unsigned i = 0; i < s->n; i++)
-		if (s->tps[i].state == TP_ATTACHED) {
-			ring_buffer__consume(s->rb);	/* an error is the daemon's to see, on its own read */
-			break;
-		}
+	if (!any_attached(s))
+		return sd_event_source_set_enabled(src, SD_EVENT_OFF);	/* on_timer wakes it */
+	ring_buffer__consume(s->rb);	/* an error is the daemon's to see, on its own read */
 	return rearm(src, usec + DRAIN_US);
 }
 
