@@ -210,11 +210,7 @@ struct hardirq_step_cpu {
 	__u32 _pad;
 #endif
 	__u32 cell[HARDIRQ_CACHE];
-#ifdef CPU_ARRAY
-} __attribute__((aligned(64)));	/* a multiple of 64 bytes */
-#else
-};
-#endif
+} __attribute__((aligned(64)));	/* a multiple of 64 bytes, as struct hardirq_cpu */
 
 #ifdef CPU_ARRAY
 /* one element per CPU in a plain array: the CPU number is inlined (a per-CPU variable the

@@ -3,7 +3,8 @@
  * into the shared cells (bpf/cell.bpf.h); runs at or above the cell's threshold go to the ring
  * buffer. Every instruction here runs on every interrupt of the machine: entry stores the
  * clock and the action, nothing else; exit touches this CPU's state, one cache slot, and the
- * cell's first line and bucket (docs/bench.md measures each choice). */
+ * cell's first line and bucket, nothing in .data or .rodata (docs/bench.md measures each
+ * choice). */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
@@ -13,12 +14,18 @@
 #include "hist.bpf.h"
 #include "outlier.bpf.h"
 
-/* struct hardirq_cpu (irqlat_abi.h): start time, running action, cell cache by IRQ number */
+/* struct hardirq_cpu (irqlat_abi.h): start time, running action, cell cache by IRQ number.
+ * One element per CPU of a plain array indexed by the CPU number, not a per-CPU array: the CPU
+ * number is a per-CPU variable the kernel keeps hot (the helper is inlined), the element's
+ * address the map's base plus an offset, where the inlined lookup of a per-CPU array reads the
+ * map's table of per-CPU pointers first, one cache line more on every program (docs/bench.md:
+ * h7 against h4). Mmapable data is page-aligned, so the 64-byte multiples keep CPUs apart. */
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
 	__type(value, struct hardirq_cpu);
-	__uint(max_entries, 1);
+	__uint(max_entries, 1);	/* the possible CPUs, set by the loader */
 } hardirq_cpu SEC(".maps");
 
 /* The threshold a new cell starts with; the daemon also writes each cell's own (reload keeps
@@ -27,9 +34,9 @@ volatile __u64 threshold_ns = 100000;
 
 static __always_inline struct hardirq_cpu *this_cpu(void)
 {
-	__u32 zero = 0;
+	__u32 cpu = bpf_get_smp_processor_id();
 
-	return bpf_map_lookup_elem(&hardirq_cpu, &zero);
+	return bpf_map_lookup_elem(&hardirq_cpu, &cpu);
 }
 
 /* Cold path: the first run of a handler on this CPU, a shared line switching handlers, or two

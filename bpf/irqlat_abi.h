@@ -71,13 +71,14 @@ struct cell_pool {
 /* The hardirq program's per-CPU state (bpf/hardirq.bpf.c); here so that user space can count
  * its memory. Hard-IRQ handlers do not nest on a CPU: one start time and one running action
  * per CPU, and a direct-mapped cache of cells by IRQ number (a power of two, so the slot is a
- * mask away; IRQ numbers that collide modulo it still measure right, through the cold path). */
+ * mask away; IRQ numbers that collide modulo it still measure right, through the cold path).
+ * A multiple of 64 bytes: one element per CPU in an array, no two CPUs share a cache line. */
 #define HARDIRQ_CACHE 4096
 struct hardirq_cpu {
 	__u64 start_ns;
 	__u64 action;		/* the irqaction running, 0 between handlers */
 	__u32 cell[HARDIRQ_CACHE];	/* IRQ number -> cell index + 1 (0: none) */
-};
+} __attribute__((aligned(64)));
 
 enum ringbuf_kind {
 	RB_OUTLIER = 1,

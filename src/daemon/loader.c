@@ -174,6 +174,11 @@ int loader_open(struct loader *l, const struct loader_opts *o)
 	l->max_cells = o->max_cells;
 	l->cell_threshold_ns = o->threshold_ns ? o->threshold_ns : UINT64_MAX;
 	skel->data->threshold_ns = l->cell_threshold_ns;
+	int ncpus = libbpf_num_possible_cpus();
+
+	if (ncpus < 0)
+		return log_error_errno(ncpus, "cannot count the possible CPUs (/sys/devices/system/cpu/possible): %m");
+	bpf_map__set_max_entries(skel->maps.hardirq_cpu, (uint32_t)ncpus);
 	bpf_map__set_max_entries(skel->maps.cell_index, o->max_cells);
 	bpf_map__set_max_entries(skel->maps.cells, o->max_cells);
 	bpf_map__set_max_entries(skel->maps.cell_meta, o->max_cells);
