@@ -199,8 +199,20 @@ static __always_inline void on_exit(__u32 irq, struct irqaction *action, int ret
 #else
 /* ---------- h1 and later: bpf/hardirq.bpf.c's design, one change at a time ---------- */
 #include "cell.bpf.h"
+#include "hist.bpf.h"
 #include "outlier.bpf.h"
 
+#ifdef SLOT_START
+#define STEP_SLOTS 1024
+struct hardirq_step_slot {
+	__u64 start_ns;	/* of the handler running on this line, 0 between handlers */
+	__u32 cell;	/* index + 1 */
+	__u32 _pad;
+};
+struct hardirq_step_cpu {
+	struct hardirq_step_slot slot[STEP_SLOTS];
+} __attribute__((aligned(64)));
+#else
 struct hardirq_step_cpu {
 	__u64 start_ns;
 	__u64 action;
@@ -211,6 +223,7 @@ struct hardirq_step_cpu {
 #endif
 	__u32 cell[HARDIRQ_CACHE];
 } __attribute__((aligned(64)));	/* a multiple of 64 bytes, as struct hardirq_cpu */
+#endif
 
 #ifdef CPU_ARRAY
 /* one element per CPU in a plain array: the CPU number is inlined (a per-CPU variable the
@@ -248,7 +261,7 @@ static __always_inline struct hardirq_step_cpu *this_cpu(void)
 
 volatile __u64 threshold_ns = 100000;
 
-static __always_inline __u32 bucket(__u64 v)
+static __always_inline __attribute__((unused)) __u32 bucket(__u64 v)
 {
 #if defined(BRANCHY)
 	__u64 x, e;
@@ -281,6 +294,42 @@ static __noinline int hardirq_miss(struct irqaction *action, __u32 irq)
 	return cell_miss(KIND_HARDIRQ, (__u64)action, irq, BPF_CORE_READ(action, name), threshold_ns);
 }
 
+#ifdef SLOT_START
+static __always_inline void on_entry(__u32 irq, struct irqaction *action)
+{
+	struct hardirq_step_cpu *st = this_cpu();
+
+	if (st)
+		st->slot[irq & (STEP_SLOTS - 1)].start_ns = bpf_ktime_get_ns();
+}
+
+static __always_inline void on_exit(__u32 irq, struct irqaction *action, int ret)
+{
+	__u64 now = bpf_ktime_get_ns();
+	struct hardirq_step_cpu *st = this_cpu();
+	struct hardirq_step_slot *sl;
+	struct lat_cell *c;
+	__u64 d;
+
+	if (!st)
+		return;
+	sl = &st->slot[irq & (STEP_SLOTS - 1)];
+	if (!sl->start_ns)	/* its entry ran before the programs were attached */
+		return;
+	d = now - sl->start_ns;
+	sl->start_ns = 0;
+	c = cell_cached(&sl->cell, (__u64)action, irq);
+	if (!c)
+		c = cell_fill(&sl->cell, hardirq_miss(action, irq));
+	if (!c)
+		return;
+	if (ret == 0)
+		c->aux++;
+	cell_record(c, d);
+	if (d >= c->threshold_ns)
+		outlier_emit(sl->cell - 1, now, d, (__u64)ret);
+}
+#else
 static __always_inline void on_entry(__u32 irq, struct irqaction *action)
 {
 	struct hardirq_step_cpu *st = this_cpu();
@@ -346,6 +395,7 @@ static __always_inline void on_exit(__u32 irq, struct irqaction *action, int ret
 #endif
 		outlier_emit(*slot - 1, now, d, (__u64)ret);
 }
+#endif
 #endif
 
 SEC("tp_btf/irq_handler_entry")

@@ -6,8 +6,8 @@
 #             cold-cache cost that the first program on a tracepoint pays (machine.md)
 #   clock     only bpf_ktime_get_ns() at entry and at exit, no map: the physical floor
 #   floor     the clock into a per-CPU slot and back (the floor before issue 9)
-#   h0..h8    with --ladder: the hot-path ladder (bench/hotpath.bpf.c), one design change each
-#   irqlatd   the real daemon's entry and exit programs
+#   h0..h9    with --ladder: the hot-path ladder (bench/hotpath.bpf.c), one design change each
+#   irqlatd   the real daemon's entry and exit programs (baseline: another build of it)
 #   hardirqs  libbpf-tools `hardirqs -d` (per-name log2 histograms)
 #   bpftrace  bench/hardirq.bt (per-name hist())
 # Each round measures twice: in the listed order and with the middle reversed (bpftrace, a
@@ -28,17 +28,21 @@ RUN_SECONDS=10
 ROUNDS=5
 IDLE_SECONDS=10
 ATTACH=auto
-LADDER=0
+LADDER=
+BASELINE=
 SKIP=,
 
 usage() {
 	cat <<USAGE
-usage: bench/run.sh [--seconds N] [--rounds N] [--attach auto|tp_btf|raw_tp] [--ladder] [--skip LIST]
+usage: bench/run.sh [--seconds N] [--rounds N] [--attach auto|tp_btf|raw_tp] [--ladder | --steps LIST] [--skip LIST]
   --seconds N   fio load per measurement (default $RUN_SECONDS)
   --rounds N    rounds, each measuring both attach orders (default $ROUNDS)
   --attach M    irqlatd's --attach (default $ATTACH); every other pair is tp_btf
-  --ladder      also measure the hot-path ladder h0..h8 (bench/hotpath.bpf.c)
+  --ladder      also measure the hot-path ladder h0..h9 (bench/hotpath.bpf.c)
+  --steps LIST  only these steps of it (comma-separated, e.g. h0,h4,h7): fewer programs
+                attached at once disturb each other less
   --skip LIST   leave out contenders (comma-separated: floor,irqlatd,hardirqs,bpftrace)
+  --baseline B  also measure another irqlatd binary B (say, main's), as "baseline"
 USAGE
 }
 
@@ -46,12 +50,14 @@ die() { echo "bench: $*" >&2; exit 1; }
 bad_usage() { echo "bench: $*" >&2; usage >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
-	--seconds|--rounds|--attach|--skip) [ $# -ge 2 ] || bad_usage "$1 needs a value" ;;&
+	--seconds|--rounds|--attach|--skip|--steps|--baseline) [ $# -ge 2 ] || bad_usage "$1 needs a value" ;;&
+	--baseline) BASELINE=$2; shift 2 ;;
 	--seconds) RUN_SECONDS=$2; shift 2 ;;
 	--rounds) ROUNDS=$2; shift 2 ;;
 	--attach) ATTACH=$2; shift 2 ;;
 	--skip) SKIP=",$2,"; shift 2 ;;
-	--ladder) LADDER=1; shift ;;
+	--ladder) LADDER="h0 h1 h2 h3 h4 h5 h6 h7 h8 h9"; shift ;;
+	--steps) LADDER=${2//,/ }; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) bad_usage "unknown argument '$1'" ;;
 	esac
@@ -62,11 +68,16 @@ case $ATTACH in auto|tp_btf|raw_tp) ;; *) bad_usage "--attach takes auto, tp_btf
 for s in ${SKIP//,/ }; do
 	case $s in floor|irqlatd|hardirqs|bpftrace) ;; *) bad_usage "--skip: no contender '$s' (floor, irqlatd, hardirqs, bpftrace)" ;; esac
 done
+for s in $LADDER; do
+	case $s in h[0-9]) ;; *) bad_usage "--steps: no step '$s' (h0 to h9)" ;; esac
+done
 skipped() { [[ $SKIP == *",$1,"* ]]; }
 
 MIDDLE=(clock)
 skipped floor || MIDDLE+=(floor)
-[ "$LADDER" = 1 ] && MIDDLE+=(h0 h1 h2 h3 h4 h5 h6 h7 h8)
+# shellcheck disable=SC2206 # one step per word
+[ -n "$LADDER" ] && MIDDLE+=($LADDER)
+[ -n "$BASELINE" ] && MIDDLE+=(baseline)
 skipped irqlatd || MIDDLE+=(irqlatd)
 skipped hardirqs || MIDDLE+=(hardirqs)
 LAST=()
@@ -77,6 +88,7 @@ skipped bpftrace || LAST=(bpftrace)
 if ! skipped irqlatd; then
 	for b in "$IRQLATD" "$IRQLAT"; do [ -x "$b" ] || die "$b is missing: run 'make bench-build' first"; done
 fi
+[ -z "$BASELINE" ] || [ -x "$BASELINE" ] || die "--baseline $BASELINE: not an executable"
 skipped hardirqs || [ -x "$HARDIRQS" ] || die "$HARDIRQS is missing: run 'scripts/install-deps test' (Debian package libbpf-tools)"
 for t in bpftool fio jq python3 $(skipped bpftrace || echo bpftrace); do
 	command -v "$t" >/dev/null || die "$t is missing: run 'scripts/install-deps test'"
@@ -122,7 +134,8 @@ wait_for() {	# wait_for SECONDS COMMAND...: poll until the command succeeds
 	return 1
 }
 cpu_ns() { cat /proc/"$1"/task/*/schedstat | awk '{ n += $1 } END { print n }'; }
-ctx_switches() { cat /proc/"$1"/task/*/status | awk '/^(non)?voluntary_ctxt_switches:/ { n += $2 } END { print n }'; }
+# each wake-up ends in a voluntary switch (back to sleep); being preempted is not a wake-up
+wakeups() { cat /proc/"$1"/task/*/status | awk '/^voluntary_ctxt_switches:/ { n += $2 } END { print n }'; }
 status_kib() { awk -v k="$2:" '$1 == k { print $2 }' /proc/"$1"/status; }
 now() { date +%s.%N; }
 load() {	# load SECONDS: direct-I/O random reads, ~10-15k disk IRQ/s here (machine.md)
@@ -131,11 +144,12 @@ load() {	# load SECONDS: direct-I/O random reads, ~10-15k disk IRQ/s here (machi
 		die "fio failed: $(tail -3 "$TMP/fio.log")"
 }
 
-start_daemon() {
-	"$IRQLATD" --socket "$TMP/irqlatd.sock" --log-target stderr --attach "$ATTACH" >"$TMP/daemon.log" 2>&1 &
-	PID[irqlatd]=$!
-	wait_for 10 "$IRQLAT" --socket "$TMP/irqlatd.sock" status >/dev/null 2>&1 ||
-		die "irqlatd did not come up: $(cat "$TMP/daemon.log")"
+start_daemon() {	# start_daemon [NAME BINARY]: irqlatd, or the --baseline one
+	local n=${1:-irqlatd} bin=${2:-$IRQLATD}
+	"$bin" --socket "$TMP/$n.sock" --log-target stderr --attach "$ATTACH" >"$TMP/$n.log" 2>&1 &
+	PID[$n]=$!
+	wait_for 10 "$IRQLAT" --socket "$TMP/$n.sock" status >/dev/null 2>&1 ||
+		die "$bin did not come up: $(cat "$TMP/$n.log")"
 }
 start() {	# start NAME: attaches one contender, returns once its programs are on the tracepoints
 	local n=$1 obj
@@ -146,6 +160,7 @@ start() {	# start NAME: attaches one contender, returns once its programs are on
 	esac
 	case $n in
 	irqlatd) start_daemon ;;
+	baseline) start_daemon baseline "$BASELINE" ;;
 	hardirqs)
 		"$HARDIRQS" -d 86400 1 >"$TMP/hardirqs.out" 2>&1 &
 		PID[$n]=$! ;;
@@ -210,13 +225,14 @@ at_rest() {
 	sleep 2
 	echo "hwm_kib $(status_kib "${PID[irqlatd]}" VmHWM)" >>"$RESULTS.daemon"
 	ms=$("$IRQLAT" --socket "$TMP/irqlatd.sock" status --json | jq '.config.interval_ms')
-	w0=$(ctx_switches "${PID[irqlatd]}"); i0=$(device_irqs); t0=$(now)
+	w0=$(wakeups "${PID[irqlatd]}"); i0=$(device_irqs); t0=$(now); o0=$(grep -c 'outlier: ' "$TMP/irqlatd.log")
 	sleep "$IDLE_SECONDS"
-	w1=$(ctx_switches "${PID[irqlatd]}"); i1=$(device_irqs); t1=$(now)
+	w1=$(wakeups "${PID[irqlatd]}"); i1=$(device_irqs); t1=$(now); o1=$(grep -c 'outlier: ' "$TMP/irqlatd.log")
 	echo "rss_kib $(status_kib "${PID[irqlatd]}" VmRSS)" >>"$RESULTS.daemon"
 	echo "wakeups $((w1 - w0))" >>"$RESULTS.daemon"
 	echo "ticks $(awk -v s="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" -v ms="$ms" 'BEGIN { printf "%.1f", s * 1000 / ms }')" >>"$RESULTS.daemon"
 	echo "irqs $((i1 - i0))" >>"$RESULTS.daemon"
+	echo "outliers $((o1 - o0))" >>"$RESULTS.daemon"
 	echo "seconds $IDLE_SECONDS" >>"$RESULTS.daemon"
 	stop_all
 }
@@ -307,10 +323,11 @@ if daemon.get("irqlatd_cpu_ms_per_s"):
     print("irqlatd RSS under load: %.1f MiB (max VmRSS at the end of the fio loads)" % (max(daemon["irqlatd_rss_kib"]) / 1024))
 if daemon.get("hwm_kib"):
     hwm, rss = daemon["hwm_kib"][0] / 1024, daemon["rss_kib"][0] / 1024
-    w, t, i, s = daemon["wakeups"][0], daemon["ticks"][0], daemon["irqs"][0], daemon["seconds"][0]
+    w, t, i, s, o = (daemon[k][0] for k in ("wakeups", "ticks", "irqs", "seconds", "outliers"))
     print("irqlatd at rest: start-up peak RSS (VmHWM) %.1f MiB; steady RSS (VmRSS) %.1f MiB  %s (<= 10 MiB)" % (hwm, rss, "PASS" if rss <= 10 else "MISS"))
-    print("irqlatd at rest: %d wake-ups in %d s without load (%d device IRQs meanwhile), against %.0f ticks  %s" % (
-        w, s, i, t, "PASS" if w <= t + 1 else "MISS: it wakes up beyond its tick"))
+    # an outlier wakes it, as it should (the ring buffer); anything else beyond the tick is a MISS
+    print("irqlatd at rest: %d wake-ups in %d s without fio (%d device IRQs meanwhile, %d of them outliers), against %.0f ticks  %s" % (
+        w, s, i, o, t, "PASS" if w <= t + o + 1 else "MISS: it wakes up beyond its tick and its outliers"))
 EOF
 if [ -s "$TMP/disturbed" ]; then
 	echo "bench: other BPF programs were attached to the IRQ tracepoints during the run (listed above): they share the tracepoints and the caches, so absolute ns are disturbed; the ratios are still taken within each measurement" | tee -a "$OUT"
