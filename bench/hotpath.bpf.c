@@ -294,6 +294,14 @@ static __noinline int hardirq_miss(struct irqaction *action, __u32 irq)
 	return cell_miss(KIND_HARDIRQ, (__u64)action, irq, BPF_CORE_READ(action, name), threshold_ns);
 }
 
+/* the cell of a cache slot, or of the cold path */
+static __always_inline struct lat_cell *slot_cell(__u32 *slot, struct irqaction *action, __u32 irq)
+{
+	struct lat_cell *c = cell_cached(slot, (__u64)action, irq);
+
+	return c ? c : cell_fill(slot, hardirq_miss(action, irq));
+}
+
 #ifdef SLOT_START
 static __always_inline void on_entry(__u32 irq, struct irqaction *action)
 {
@@ -318,9 +326,7 @@ static __always_inline void on_exit(__u32 irq, struct irqaction *action, int ret
 		return;
 	d = now - sl->start_ns;
 	sl->start_ns = 0;
-	c = cell_cached(&sl->cell, (__u64)action, irq);
-	if (!c)
-		c = cell_fill(&sl->cell, hardirq_miss(action, irq));
+	c = slot_cell(&sl->cell, action, irq);
 	if (!c)
 		return;
 	if (ret == 0)
@@ -353,17 +359,11 @@ static __always_inline void on_exit(__u32 irq, struct irqaction *action, int ret
 	st->action = 0;
 	d = now - st->start_ns;
 #ifdef MRU
-	if (st->mru_action == (__u64)action) {
-		slot = &st->mru_cell;
-		c = cell_cached(slot, (__u64)action, irq);
-	} else {
-		c = NULL;
-	}
+	c = st->mru_action == (__u64)action ? cell_cached(&st->mru_cell, (__u64)action, irq) : NULL;
+	slot = &st->mru_cell;
 	if (!c) {
 		slot = &st->cell[irq & (HARDIRQ_CACHE - 1)];
-		c = cell_cached(slot, (__u64)action, irq);
-		if (!c)
-			c = cell_fill(slot, hardirq_miss(action, irq));
+		c = slot_cell(slot, action, irq);
 		if (!c)
 			return;
 		st->mru_action = (__u64)action;
@@ -371,9 +371,7 @@ static __always_inline void on_exit(__u32 irq, struct irqaction *action, int ret
 	}
 #else
 	slot = &st->cell[irq & (HARDIRQ_CACHE - 1)];
-	c = cell_cached(slot, (__u64)action, irq);
-	if (!c)
-		c = cell_fill(slot, hardirq_miss(action, irq));
+	c = slot_cell(slot, action, irq);
 	if (!c)
 		return;
 #endif

@@ -43,6 +43,14 @@ static int setup(void **state)
 	return 0;
 }
 
+/* A on CPUs 0 and 1, B (same line) on CPU 0 */
+static void make_cells(struct fixture *f)
+{
+	f->a0 = fake_bpf_new_cell(&f->bpf, 25, 0, ACTION_A, "virtio1-req.0");
+	f->a1 = fake_bpf_new_cell(&f->bpf, 25, 1, ACTION_A, "virtio1-req.0");
+	f->b0 = fake_bpf_new_cell(&f->bpf, 25, 0, ACTION_B, "shared-on-25");
+}
+
 /* a tick one second after the one before */
 static void tick(struct fixture *f)
 {
@@ -188,9 +196,7 @@ static void test_ticks_and_windows(void **state)
 	struct hist total_a = { 0 }, total_b = { 0 }, got, want;
 	double secs[WINDOW_COUNT];
 
-	f->a0 = fake_bpf_new_cell(&f->bpf, 25, 0, ACTION_A, "virtio1-req.0");
-	f->a1 = fake_bpf_new_cell(&f->bpf, 25, 1, ACTION_A, "virtio1-req.0");
-	f->b0 = fake_bpf_new_cell(&f->bpf, 25, 0, ACTION_B, "shared-on-25");
+	make_cells(f);
 	for (unsigned t = 0; t < NTICKS; t++) {
 		make_runs(f, t);
 		tick(f);
@@ -264,9 +270,7 @@ static void test_snapshot_consistent(void **state)
 {
 	struct fixture *f = *state;
 
-	f->a0 = fake_bpf_new_cell(&f->bpf, 25, 0, ACTION_A, "virtio1-req.0");
-	f->a1 = fake_bpf_new_cell(&f->bpf, 25, 1, ACTION_A, "virtio1-req.0");
-	f->b0 = fake_bpf_new_cell(&f->bpf, 25, 0, ACTION_B, "shared-on-25");
+	make_cells(f);
 	for (unsigned t = 0; t < NTICKS; t++) {
 		make_runs(f, t);
 		tick(f);
