@@ -12,6 +12,36 @@ static void add_u64(json_object *o, const char *k, uint64_t v)
 	json_object_object_add(o, k, json_object_new_uint64(v));
 }
 
+/* A latency of the window, null when the window has no run: never a 0 ns run (irqlat(1)) */
+static void add_latency(json_object *o, const char *k, uint64_t v, uint64_t runs)
+{
+	json_object_object_add(o, k, runs ? json_object_new_uint64(v) : NULL);
+}
+
+/* The handler's storm (storm.c) and its IRQ's affinity (cpu_topology.c) */
+static void add_storm_affinity(json_object *o, const struct collector *c, unsigned si, uint32_t irq)
+{
+	const struct irq_affinity *a = c->topology ? topology_irq(c->topology, irq, now_ns()) : NULL;
+
+	json_object_object_add(o, "storm", storm_json(&c->storms, si, c->start_ns));
+	if (a && a->affinity)
+		json_object_object_add(o, "affinity", json_object_new_string(a->affinity));
+	if (a && a->effective)
+		json_object_object_add(o, "effective_affinity", json_object_new_string(a->effective));
+}
+
+/* The CPUs where real-time work runs, as /sys/devices/system/cpu says */
+static void add_cpu_sets(json_object *o, const struct collector *c)
+{
+	if (!c->topology)
+		return;
+	topology_refresh(c->topology, now_ns());
+	if (c->topology->isolated)
+		json_object_object_add(o, "isolated_cpus", json_object_new_string(c->topology->isolated));
+	if (c->topology->nohz_full)
+		json_object_object_add(o, "nohz_full_cpus", json_object_new_string(c->topology->nohz_full));
+}
+
 static json_object *drops_object(const struct collector *c)
 {
 	json_object *d = json_object_new_object();
@@ -23,9 +53,10 @@ static json_object *drops_object(const struct collector *c)
 }
 
 /* One series: identity and totals as of the last tick, the window's figures, per CPU. */
-static json_object *series_object(const struct series *s, const struct hist *win, const uint64_t *cpu_win,
-				  double secs)
+static json_object *series_object(const struct collector *c, unsigned si, const struct hist *win,
+				  const uint64_t *cpu_win, double secs)
 {
+	const struct series *s = &c->series[si];
 	const struct kind_desc *k = kind_get(s->kind);
 	json_object *o = json_object_new_object(), *cpus = json_object_new_array();
 	struct hist_summary w;
@@ -40,12 +71,14 @@ static json_object *series_object(const struct series *s, const struct hist *win
 	add_u64(o, "window_count", w.count);
 	add_u64(o, "window_ns", w.sum_ns);
 	json_object_object_add(o, "time_share", json_object_new_double(secs > 0 ? (double)w.sum_ns / (secs * 1e9) : 0));
-	add_u64(o, "avg_ns", w.avg_ns);
-	add_u64(o, "p50_ns", w.p50_ns);
-	add_u64(o, "p90_ns", w.p90_ns);
-	add_u64(o, "p99_ns", w.p99_ns);
-	add_u64(o, "p999_ns", w.p999_ns);
-	add_u64(o, "max_ns", w.max_ns);
+	add_latency(o, "avg_ns", w.avg_ns, w.count);
+	add_latency(o, "p50_ns", w.p50_ns, w.count);
+	add_latency(o, "p90_ns", w.p90_ns, w.count);
+	add_latency(o, "p99_ns", w.p99_ns, w.count);
+	add_latency(o, "p999_ns", w.p999_ns, w.count);
+	add_latency(o, "max_ns", w.max_ns, w.count);
+	if (s->kind == KIND_HARDIRQ)
+		add_storm_affinity(o, c, si, s->sub);
 	for (unsigned i = 0; i < s->ncpus; i++) {
 		json_object *co = json_object_new_object();
 
@@ -76,13 +109,20 @@ static json_object *buckets_array(const struct hist *win)
 	return b;
 }
 
-/* The daemon's own cost (loader_read_cost, read at the tick); clients take deltas. */
+/* The daemon's own cost (loader_read_cost, read at the tick); clients take deltas. Beside it
+ * the other programs on the IRQ tracepoints, whose cost is in every duration (bpf_peers.c). */
 static json_object *bpf_cost_object(const struct collector *c)
 {
 	json_object *o = json_object_new_object(), *ids;
 	const struct loader_cost *cost = &c->cost;
 
 	json_object_object_add(o, "stats_enabled", json_object_new_boolean(cost->stats_enabled));
+	if (c->peers) {
+		uint32_t own[2] = { cost->entry_id, cost->exit_id };
+
+		bpf_peers_refresh(c->peers, own, c->cost_read ? 2 : 0, now_ns(), BPF_PEERS_MAX_AGE_NS);
+		json_object_object_add(o, "shared", bpf_peers_json(c->peers));
+	}
 	if (!c->cost_read)
 		return o;
 	ids = json_object_new_array();
@@ -118,6 +158,7 @@ static void add_header(json_object *o, const struct collector *c, enum window w)
 	json_object_object_add(o, "drops", drops_object(c));
 	json_object_object_add(o, "handlers", json_object_new_int((int)count_kind(c, KIND_HARDIRQ)));
 	json_object_object_add(o, "bpf", bpf_cost_object(c));
+	add_cpu_sets(o, c);
 }
 
 /* Each kind's series that match (NULL: all), in an array under the kind's name; *rate: the
@@ -147,7 +188,7 @@ static void add_series(json_object *o, const struct collector *c, enum window w,
 			collector_window_next(&it, i, &win, cpu_win);
 			if (rate && k == KIND_HARDIRQ && secs > 0)
 				*rate += (double)win.count / secs;
-			json_object *so = series_object(s, &win, cpu_win, secs);
+			json_object *so = series_object(c, i, &win, cpu_win, secs);
 
 			if (with_buckets)
 				json_object_object_add(so, "buckets", buckets_array(&win));
@@ -207,6 +248,8 @@ json_object *report_status(const struct collector *c, const struct daemon_info *
 	add_u64(o, "cells_used", loader_cells_used(c->bpf));
 	json_object_object_add(o, "drops", drops_object(c));
 	json_object_object_add(o, "bpf", bpf_cost_object(c));
+	json_object_object_add(o, "storms", storm_status_json(&c->storms));
+	add_cpu_sets(o, c);
 	json_object_object_add(cfg, "bpf_stats", json_object_new_boolean(info->bpf_stats));
 	add_u64(cfg, "threshold_ns", info->threshold_ns);
 	add_u64(cfg, "interval_ms", info->interval_ms);

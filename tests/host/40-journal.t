@@ -11,7 +11,7 @@ if [ -z "${IRQLAT_TEST_NS:-}" ]; then
 	IRQLAT_TEST_NS=1 exec unshare --mount --propagation private "$0" "$@"
 fi
 . "$(dirname "$0")/../lib.sh"
-plan 38
+plan 42
 
 JOURNALD=/lib/systemd/systemd-journald
 JOURNALD_PID=
@@ -229,6 +229,42 @@ check "tracepoint entry: TRACEPOINT=silly:me_silly, ARG_TIME, ARG_COUNT, CPU, PI
 	test "$(jq '.ARG_TIME == "4295123456" and .ARG_COUNT == "17" and .CPU == "1" and .PID == "4242" and .COMM == "insmod" and .PRIORITY == "7" and .MESSAGE_ID == "700d107311d14408a01c540cd110166f"' <<<"$tp")" = true
 check "journalctl -x explains the tracepoint entry" \
 	sh -c "journalctl --no-pager -x _PID=$tp_pid TRACEPOINT=silly:me_silly | grep -q 'Subject: Tracepoint silly:me_silly fired'"
+
+# --- tracepoint event entries under a chatty tracepoint: at most tracepoint-rate a second, the
+# rest counted in one entry a second; tracepoint-journal sets the priority, or none. The
+# reference: the daemon's own event count, read once the tracepoints are detached.
+MID_TP=700d107311d14408a01c540cd110166f
+MID_TP_SUPPRESSED=a024e97be24a4d4cab5663bf1faaa235
+start_daemon --log-target journal --interval-ms 200 --tracepoint sched:sched_process_exec \
+	--tracepoint sched:sched_process_fork --tracepoint-rate 5 \
+	--tracepoint-journal sched:sched_process_exec=info --tracepoint-journal sched:sched_process_fork=off
+pid=$DAEMON_PID
+for _ in $(seq 60); do /bin/true; done
+irqlat detach all >/dev/null
+# records written before the detach are still read (a drain timer, every 100 ms): the counts
+# are final once two readings 300 ms apart agree
+tp_counts() { irqlat --top --batch -n 1 --json | jq -r '[.tracepoints[] | "\(.tracepoint)=\(.events)"] | sort | join(" ")'; }
+counts=$(tp_counts)
+for _ in $(seq 20); do sleep 0.3; again=$(tp_counts); [ "$again" = "$counts" ] && break; counts=$again; done
+stop_daemon
+journalctl --sync
+exec_events=$(sed -n 's/.*sched:sched_process_exec=\([0-9]*\).*/\1/p' <<<"$counts")
+fork_events=$(sed -n 's/.*sched:sched_process_fork=\([0-9]*\).*/\1/p' <<<"$counts")
+tp_entries() { journalctl --no-pager -o json _PID="$pid" MESSAGE_ID="$1"; }
+tp_entries $MID_TP >"$TMP/tp.json"
+logged=$(jq -r 'select(.TRACEPOINT == "sched:sched_process_exec") | .EVENT_TS_NS' "$TMP/tp.json" | wc -l)
+per_s=$(jq -r 'select(.TRACEPOINT == "sched:sched_process_exec") | .EVENT_TS_NS | tonumber / 1e9 | floor' "$TMP/tp.json" | sort | uniq -c | sort -rn | awk 'NR == 1 { print $1 }')
+suppr=$(tp_entries $MID_TP_SUPPRESSED | jq -s '[.[] | select(.TRACEPOINT == "sched:sched_process_exec") | .SUPPRESSED | tonumber] | add // 0')
+diag "execs counted $exec_events: $logged entries (at most $per_s in a second) + $suppr suppressed; forks counted $fork_events"
+check "tracepoint entries: at most 5 a second, entries + suppressed = the events counted" \
+	test "$exec_events" -ge 60 -a "${per_s:-0}" -le 5 -a $((logged + suppr)) -eq "$exec_events" -a "$suppr" -gt 0
+check "tracepoint-journal info: the entries and the suppression entries at priority 6" \
+	test "$(jq -r 'select(.TRACEPOINT == "sched:sched_process_exec") | .PRIORITY' "$TMP/tp.json" | sort -u)$(tp_entries $MID_TP_SUPPRESSED | jq -r .PRIORITY | sort -u)" = 66
+check "tracepoint-journal off: no entry for a tracepoint that counted events" \
+	test "$fork_events" -gt 0 -a "$(jq -r 'select(.TRACEPOINT == "sched:sched_process_fork")' "$TMP/tp.json" | wc -l)" -eq 0
+check "journalctl -x explains the suppression entry" \
+	sh -c "journalctl --no-pager -x _PID=$pid MESSAGE_ID=$MID_TP_SUPPRESSED | grep -q 'Subject: Events of tracepoint sched:sched_process_exec were counted, not journaled one by one'"
+DAEMON_PID=
 
 # --- bad configuration at start: one line naming file, line and key; exit 78; nothing started
 printf 'threshold-us = 50\n\ninterval-ms = fast\n' >"$CONF"
