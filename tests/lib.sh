@@ -65,6 +65,23 @@ proc_irq_count() {
 	awk -v irq="$1:" '$1 == irq { n = 0; for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+$/) n += $i; else break; print n }' /proc/interrupts
 }
 
+# bracket daemon|proc|ticks ...: counts read between two readings of /proc/interrupts
+# (tests/host/helpers/bracket.py), so that other load on the machine cannot part them
+bracket() { python3 "$TOP/tests/host/helpers/bracket.py" "$@"; }
+
+# count_agrees D0 LO0 HI0 D1 LO1 HI1: irqlatd's delta D1 - D0 against the kernel's over the same
+# time, which lies in [LO1 - HI0, HI1 - LO0] when each D was read between the readings LO and HI
+# of /proc/interrupts. The kernel may count arrivals for which irq_handler_entry never fires
+# (docs/architecture.md, "What irqlatd counts and the kernel's count"): the delta may fall short of the kernel's by at most
+# COUNT_SHORTFALL_PERMILLE per mille, and exceed it by at most 5 (a handler still running while
+# the kernel's count was read). COUNT_DIAG says what was compared.
+COUNT_SHORTFALL_PERMILLE=5
+count_agrees() {
+	local dd=$(($4 - $1)) lo=$(($5 - $3)) hi=$(($6 - $2))
+	COUNT_DIAG="irqlatd +$dd, /proc/interrupts between +$lo and +$hi"
+	[ "$lo" -gt 1000 ] && [ "$dd" -le $((hi + 5)) ] && [ "$dd" -ge $((lo - lo * COUNT_SHORTFALL_PERMILLE / 1000 - 5)) ]
+}
+
 # fio_load SECONDS: direct I/O on a file, about 10,000 disk IRQs a second here.
 fio_load() {
 	fio --name=irqload --filename="$TMP/fio.dat" --size=32M --rw=randread --bs=4k --direct=1 \

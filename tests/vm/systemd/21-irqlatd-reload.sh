@@ -52,7 +52,7 @@ check "systemctl stop irqlatd succeeds" systemctl stop irqlatd
 stopped() { [ "$(systemctl is-active irqlatd || true)" = inactive ] && [ "$(systemctl show -p ExecMainStatus --value irqlatd)" = 0 ]; }
 check "inactive after stop, main process exited 0" stopped
 stop_entries() { [ "$(n_entries $MID_STOPPED)" -eq 1 ] && [ "$(n_entries $MID_DETACHED)" -eq 2 ]; }
-check "shutdown entry and two detach entries" stop_entries
+check "shutdown entry and two detach entries" retry 10 stop_entries
 check "the socket and RuntimeDirectory are gone" [ ! -e /run/irqlatd/irqlatd.sock ]
 
 # a bad file at start: exit 78 (EX_CONFIG), no restart loop, the line in the journal
@@ -64,7 +64,7 @@ failed78() {
 check "bad file at start: failed with status 78" retry 5 failed78
 check "bad file at start: no restart (NRestarts=0)" [ "$(systemctl show -p NRestarts --value irqlatd)" = 0 ]
 said() { journalctl -q -u irqlatd -o cat | grep -qx "irqlatd: $CONF:2: interval-ms: takes a whole number from 10 to 60000, not 'soon'"; }
-check "bad file at start: the journal has the one line naming file, line and key" said
+check "bad file at start: the journal has the one line naming file, line and key" retry 5 said
 systemctl status --no-pager irqlatd 2>/dev/null | grep -E 'Main PID|Active' | sed 's/^/#   /' || true
 rm -f "$CONF"
 systemctl reset-failed irqlatd 2>/dev/null || true

@@ -32,6 +32,6 @@ page_ok() {	# right after the restart no map read has happened yet: retried
 check "GET /metrics on 127.0.0.1:9669 answers 200 with the metrics" retry 10 page_ok
 page_ok || diag_file /tmp/metrics.http
 served() { journalctl -q -u irqlatd -o cat | grep -q 'metrics: serving /metrics on the socket from systemd'; }
-check "irqlatd's journal says it serves the socket from systemd" served
+check "irqlatd's journal says it serves the socket from systemd" retry 5 served
 check "GET / answers 404" sh -c "$(command -v bash) -c 'exec 3<>/dev/tcp/127.0.0.1/9669; printf \"GET / HTTP/1.0\r\n\r\n\" >&3; head -n 1 <&3' | grep -q ' 404'"
 systemctl stop irqlatd irqlatd-metrics.socket || true
