@@ -65,6 +65,18 @@ proc_irq_count() {
 	awk -v irq="$1:" '$1 == irq { n = 0; for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+$/) n += $i; else break; print n }' /proc/interrupts
 }
 
+# field NAME "a=1 b=2": the value of NAME in a line of name=value words
+field() { sed -n "s/.*\<$1=\([^ ]*\).*/\1/p" <<<"$2"; }
+
+# retry_for SECONDS COMMAND...: run COMMAND every 0.1 s until it succeeds or the time is up
+retry_for() {
+	local n=$(($1 * 10)); shift
+	until "$@"; do
+		n=$((n - 1)); [ "$n" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
 # bracket daemon|proc|ticks ...: counts read between two readings of /proc/interrupts
 # (tests/host/helpers/bracket.py), so that other load on the machine cannot part them
 bracket() { python3 "$TOP/tests/host/helpers/bracket.py" "$@"; }
