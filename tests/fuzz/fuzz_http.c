@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include "fuzz.h"
 #include "prom_check.h"
+#include "../unit/daemon/fake_bpf.h"
 #include "daemon/metrics.h"
 #include "daemon/tracepoints.h"
 
@@ -29,31 +30,36 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 static void page(char **line, const size_t *len, unsigned n)
 {
-	struct handler h[MAX_LINES] = { 0 };
-	struct collector c = { .handlers = h };
+	struct fake_bpf b;
+	struct collector c;
 	struct metrics_sources src = { .col = &c, .tps = &tps };
 	struct prom_page seen;
+	unsigned handlers = 0;
 	uint64_t runs = 0;
 	size_t plen = 0;
 	char *text;
 
+	fake_bpf_init(&b, MAX_LINES);
+	fuzz_check(collector_init(&c, &b.l) == 0, "collector_init");
 	for (unsigned i = 2; i < n; i++) {
-		struct handler *x = &h[c.nhandlers++];
-		size_t l = len[i] ? len[i] - 1 : 0;
+		/* a few IRQ numbers: shared lines; the name up to a NUL, as the BPF program reads it */
+		uint32_t irq = len[i] ? (unsigned char)line[i][0] % 4 : 0;
+		uint32_t cell = fake_bpf_new_cell(&b, irq, 0, 0x1000 + i, len[i] ? line[i] + 1 : "");
 
-		x->irq = len[i] ? (unsigned char)line[i][0] % 4 : 0;	/* a few numbers: shared lines */
-		memcpy(x->name, line[i] + (len[i] ? 1 : 0), l < IRQ_NAME_LEN - 1 ? l : IRQ_NAME_LEN - 1);
-		x->total.count = i;
-		x->total.bucket[hist_bucket(1000 * i)] = i;
-		x->total.sum_ns = 1000ull * i * i;
+		for (unsigned k = 0; k < i; k++)
+			fake_bpf_run(&b, cell, 1000 * i, 0);
 		runs += i;
+		handlers++;
 	}
+	collector_tick(&c);
 	text = metrics_render(&src, &plen);
 	fuzz_check(text && strlen(text) == plen, "no page, or its length is wrong");
 	prom_check(text, plen, &seen);
 	fuzz_check(seen.runs_total == (double)runs, "runs_total sums to %.0f, the handlers ran %" PRIu64, seen.runs_total, runs);
-	fuzz_check(seen.runs_series <= c.nhandlers, "%u runs_total series for %u handlers", seen.runs_series, c.nhandlers);
+	fuzz_check(seen.runs_series <= handlers, "%u runs_total series for %u handlers", seen.runs_series, handlers);
 	free(text);
+	collector_free(&c);
+	fake_bpf_free(&b);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -20,8 +20,6 @@
 static struct {
 	struct fake_bpf bpf;
 	struct collector col;
-	struct handler h[2];
-	struct cpu_stat cpus[2][1];
 	struct event_ring ring;
 	struct daemon_config cfg;
 	struct tracepoint tp[2];
@@ -30,25 +28,22 @@ static struct {
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	static const char *const names[] = { "virtio1-req.0", "i8042" };
 	(void)argc;
 	(void)argv;
 
 	fake_bpf_init(&fx.bpf, 16);
-	fx.col.bpf = &fx.bpf.l;
-	fx.col.cells = calloc(16, sizeof(*fx.col.cells));
-	for (unsigned i = 0; i < 2; i++) {
-		fx.h[i].irq = i ? 1 : 25;
-		snprintf(fx.h[i].name, sizeof(fx.h[i].name), "%s", names[i]);
-		fx.h[i].total.count = 10 + i;
-		fx.h[i].cpus = fx.cpus[i];
-		fx.h[i].ncpus = 1;
-		fx.col.cells[fake_bpf_new_cell(&fx.bpf, fx.h[i].irq, 0, 1 + i, names[i])].handler = (int)i;
-	}
-	fx.col.handlers = fx.h;
-	fx.col.nhandlers = 2;
-	fx.col.ncells = 16;
-	fx.col.start_ns = now_ns();
+	if (collector_init(&fx.col, &fx.bpf.l) < 0)
+		abort();
+	/* what the machine's CPU sets and other BPF programs are is no request's doing: not read */
+	topology_free(fx.col.topology);
+	free(fx.col.topology);
+	free(fx.col.peers);
+	fx.col.topology = NULL;
+	fx.col.peers = NULL;
+	for (unsigned i = 0; i < 10; i++)
+		fake_bpf_run(&fx.bpf, fake_bpf_new_cell(&fx.bpf, 25, i % 2, 0x1000, "virtio1-req.0"), 1000 + 100 * i, 0);
+	fake_bpf_run(&fx.bpf, fake_bpf_new_cell(&fx.bpf, 1, 0, 0x2000, "i8042"), 5000, 0);
+	collector_tick(&fx.col);
 	if (event_ring_init(&fx.ring, EVENT_RING_MIN) < 0)
 		abort();
 	for (unsigned i = 0; i < EVENT_RING_MIN + 4; i++) {

@@ -7,30 +7,28 @@
 #include <stdlib.h>
 #include <string.h>
 #include "daemon/metrics.h"
+#include "../../unit/daemon/fake_bpf.h"
 
 int main(int argc, char **argv)
 {
-	struct handler *h = calloc((size_t)argc, sizeof(*h));
-	struct collector c = { .handlers = h };
+	struct fake_bpf b;
+	struct collector c;
 	struct metrics_sources src = { .col = &c };
 	size_t len;
 	char *page;
 
-	if (!h)
+	fake_bpf_init(&b, (uint32_t)argc);
+	if (collector_init(&c, &b.l) < 0)
 		return 1;
-	for (int i = 1; i < argc; i++) {
-		struct handler *x = &h[c.nhandlers++];
-
-		x->irq = 30;
-		strncpy(x->name, argv[i], sizeof(x->name) - 1);	/* as the BPF program cuts it */
-		x->total.count = 1;
-		x->total.bucket[hist_bucket(1000)] = 1;
-		x->total.sum_ns = 1000;
-	}
+	/* as the BPF program cuts the name */
+	for (int i = 1; i < argc; i++)
+		fake_bpf_run(&b, fake_bpf_new_cell(&b, 30, 0, 0x1000 + (uint64_t)i, argv[i]), 1000, 0);
+	collector_tick(&c);
 	page = metrics_render(&src, &len);
 	if (!page || fwrite(page, 1, len, stdout) != len)
 		return 1;
 	free(page);
-	free(h);
+	collector_free(&c);
+	fake_bpf_free(&b);
 	return 0;
 }
