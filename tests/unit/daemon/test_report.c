@@ -259,7 +259,7 @@ static void test_summary_idle_storm_cpus(void **state)
 {
 	struct fixture *f = *state;
 	char root[] = "/tmp/irqlat-test-report.XXXXXX";
-	struct cpu_topology topo = { 0 };
+	struct cpu_topology topo = { 0 }, *own = f->c.topology;	/* collector_init's, put back after */
 	json_object *s, *irqs, *h, *st;
 
 	assert_non_null(mkdtemp(root));
@@ -304,7 +304,7 @@ static void test_summary_idle_storm_cpus(void **state)
 	json_object_put(s);
 	storm_free(&f->c.storms);
 	topology_free(&topo);
-	f->c.topology = NULL;
+	f->c.topology = own;
 	char cmd[640];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	assert_int_equal(system(cmd), 0);
