@@ -108,14 +108,17 @@ static int cmd_top_batch(struct irqlat_conn *conn, const struct cli *c)
 	return 0;
 }
 
-static void print_hist(json_object *h)
+/* One histogram of an element of a hist answer: the value fields under prefix ("run_p50_ns"),
+ * its runs in count_key, its buckets in prefix + "buckets"; title says whose it is. */
+static void print_hist(json_object *h, const char *title, const char *count_key, const char *prefix)
 {
 	json_object *buckets;
 	uint64_t peak = 0;
-	char lo[16], hi[16];
+	char lo[16], hi[16], key[32];
 	size_t nb;
 
-	if (!json_object_object_get_ex(h, "buckets", &buckets))
+	snprintf(key, sizeof(key), "%sbuckets", prefix);
+	if (!json_object_object_get_ex(h, key, &buckets))
 		return;
 	nb = json_object_array_length(buckets);
 	for (size_t i = 0; i < nb; i++) {
@@ -124,16 +127,20 @@ static void print_hist(json_object *h)
 		if (n > peak)
 			peak = n;
 	}
-	printf("IRQ %d (%s): %llu runs in window, p50 ", (int)json_get_i64(h, "irq", -1), json_get_str(h, "name", "?"),
-	       (unsigned long long)json_get_u64(h, "window_count", 0));
-	uint64_t q[3] = { (uint64_t)json_get_double(h, "p50_ns", 0), (uint64_t)json_get_double(h, "p99_ns", 0),
-			  (uint64_t)json_get_double(h, "p999_ns", 0) };
+	uint64_t q[3];
+	const char *names[3] = { "p50_ns", "p99_ns", "p999_ns" };
 
+	for (int i = 0; i < 3; i++) {
+		snprintf(key, sizeof(key), "%s%s", prefix, names[i]);
+		q[i] = (uint64_t)json_get_double(h, key, 0);
+	}
+	printf("%s: %llu in window, p50 ", title, (unsigned long long)json_get_u64(h, count_key, 0));
 	fmt_duration(lo, sizeof(lo), q[0], "");
 	fmt_duration(hi, sizeof(hi), q[1], "");
 	printf("%s, p99 %s, ", lo, hi);
 	fmt_duration(lo, sizeof(lo), q[2], "");
-	fmt_duration(hi, sizeof(hi), (uint64_t)json_get_double(h, "max_ns", 0), "");
+	snprintf(key, sizeof(key), "%smax_ns", prefix);
+	fmt_duration(hi, sizeof(hi), (uint64_t)json_get_double(h, key, 0), "");
 	printf("p99.9 %s, max %s\n", lo, hi);
 	for (size_t i = 0; i < nb; i++) {
 		json_object *b = json_object_array_get_idx(buckets, i);
@@ -149,11 +156,51 @@ static void print_hist(json_object *h)
 	}
 }
 
+/* Every histogram of a hist answer: handlers, softirq vectors (run time, then raise-to-run
+ * latency), vector interrupts. The number printed. */
+static size_t print_hists(json_object *s)
+{
+	json_object *arr;
+	size_t shown = 0;
+	char title[96];
+
+	if (json_object_object_get_ex(s, "irqs", &arr))
+		for (size_t i = 0; i < json_object_array_length(arr); i++, shown++) {
+			json_object *h = json_object_array_get_idx(arr, i);
+
+			snprintf(title, sizeof(title), "IRQ %d (%s) runs", (int)json_get_i64(h, "irq", -1),
+				 json_get_str(h, "name", "?"));
+			if (shown)
+				putchar('\n');
+			print_hist(h, title, "window_count", "");
+		}
+	if (json_object_object_get_ex(s, "softirqs", &arr))
+		for (size_t i = 0; i < json_object_array_length(arr); i++, shown++) {
+			json_object *h = json_object_array_get_idx(arr, i);
+
+			if (shown)
+				putchar('\n');
+			snprintf(title, sizeof(title), "softirq %s runs", json_get_str(h, "vector", "?"));
+			print_hist(h, title, "window_count", "run_");
+			snprintf(title, sizeof(title), "softirq %s raise-to-run latency", json_get_str(h, "vector", "?"));
+			print_hist(h, title, "raise_window_count", "raise_");
+		}
+	if (json_object_object_get_ex(s, "vectors", &arr))
+		for (size_t i = 0; i < json_object_array_length(arr); i++, shown++) {
+			json_object *h = json_object_array_get_idx(arr, i);
+
+			if (shown)
+				putchar('\n');
+			snprintf(title, sizeof(title), "vector %s runs", json_get_str(h, "name", "?"));
+			print_hist(h, title, "window_count", "");
+		}
+	return shown;
+}
+
 static int cmd_hist(struct irqlat_conn *conn, const struct cli *c)
 {
 	_cleanup_json_ json_object *req = conn_new_request("hist", c->window), *s = NULL;
-	json_object *irqs;
-	size_t n = 0;
+	size_t n;
 	int r;
 
 	if (c->target) {
@@ -172,16 +219,9 @@ static int cmd_hist(struct irqlat_conn *conn, const struct cli *c)
 		print_json_line(s);
 		return 0;
 	}
-	if (json_object_object_get_ex(s, "irqs", &irqs)) {
-		n = json_object_array_length(irqs);
-		if (!n && c->target)
-			fprintf(stderr, "irqlat: no handler matches '%s' (yet): see 'irqlat --top -b -n 1' for the list\n", c->target);
-		for (size_t i = 0; i < n; i++) {
-			if (i)
-				putchar('\n');
-			print_hist(json_object_array_get_idx(irqs, i));
-		}
-	}
+	n = print_hists(s);
+	if (!n && c->target)
+		fprintf(stderr, "irqlat: no handler, softirq vector or vector interrupt matches '%s' (yet): see 'irqlat --top -b -n 1' for the list\n", c->target);
 	return c->target && n == 0 ? -ENOENT : 0;
 }
 
@@ -319,13 +359,26 @@ static void print_event(json_object *e, int json)
 		return;
 	}
 	if (!strcmp(json_get_str(e, "type", ""), "outlier")) {
-		char d[16];
+		const char *kind = json_get_str(e, "kind", "hardirq");
+		char d[16], what[64];
 
-		fmt_duration(d, sizeof(d), (uint64_t)json_get_double(e, "duration_ns", 0), "");
-		printf("%16s-%-7d [%03d] %.6f: outlier: irq=%d name=%s duration=%s\n", json_get_str(e, "comm", "?"),
+		bool raise = !strcmp(kind, "softirq_raise");
+
+		if (raise || !strcmp(kind, "softirq")) {
+			fmt_duration(d, sizeof(d), (uint64_t)json_get_double(e, raise ? "latency_ns" : "duration_ns", 0), "");
+			snprintf(what, sizeof(what), "softirq=%s %s=%s", json_get_str(e, "vector", "?"),
+				 raise ? "raise_latency" : "duration", d);
+		} else if (!strcmp(kind, "vector")) {
+			fmt_duration(d, sizeof(d), (uint64_t)json_get_double(e, "duration_ns", 0), "");
+			snprintf(what, sizeof(what), "vector=%s duration=%s", json_get_str(e, "name", "?"), d);
+		} else {
+			fmt_duration(d, sizeof(d), (uint64_t)json_get_double(e, "duration_ns", 0), "");
+			snprintf(what, sizeof(what), "irq=%d name=%s duration=%s", (int)json_get_double(e, "irq", 0),
+				 json_get_str(e, "name", "?"), d);
+		}
+		printf("%16s-%-7d [%03d] %.6f: outlier: %s\n", json_get_str(e, "comm", "?"),
 		       (int)json_get_double(e, "pid", 0), (int)json_get_double(e, "cpu", 0),
-		       json_get_double(e, "ts_ns", 0) / 1e9, (int)json_get_double(e, "irq", 0),
-		       json_get_str(e, "name", "?"), d);
+		       json_get_double(e, "ts_ns", 0) / 1e9, what);
 	}
 }
 

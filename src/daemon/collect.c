@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -87,6 +88,10 @@ static int series_for(struct collector *c, const struct lat_cell_meta *m)
 	s->sub = m->sub;
 	memcpy(s->name, m->name, IRQ_NAME_LEN);
 	s->name[IRQ_NAME_LEN - 1] = 0;
+	const char *named = kind_sub_name(s->kind, s->sub);	/* a kind its program does not name */
+
+	if (named)
+		snprintf(s->name, sizeof(s->name), "%s", named);
 	c->nseries++;
 	return (int)i;
 }
@@ -259,7 +264,7 @@ static void read_drops(struct collector *c, int *err)
 			log_warning("%llu %s in the last interval (%llu since start)",
 				    (unsigned long long)(drops[k] - c->drops[k]),
 				    k == DROP_OUTLIER ? "outliers lost: the ring buffer was full (raise --ringbuf-kb)"
-						      : "IRQs not measured: no free histogram cell (raise --max-cells)",
+						      : "events (IRQs, softirqs, vectors) not measured: no free histogram cell (raise --max-cells)",
 				    (unsigned long long)drops[k]);
 		c->drops[k] = drops[k];
 	}
