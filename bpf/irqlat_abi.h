@@ -20,6 +20,7 @@
 #define IRQ_NAME_LEN 32
 #define TASK_COMM_LEN_ABI 16
 #define TP_MAX_ARGS 8
+#define MODULE_NAME_LEN_ABI 56	/* the kernel's MODULE_NAME_LEN on 64-bit */
 
 /* What a cell measures; user space names and groups series by it (src/daemon/kind.c). */
 enum lat_kind {
@@ -132,6 +133,7 @@ struct vector_cpu {
 enum ringbuf_kind {
 	RB_OUTLIER = 1,
 	RB_TRACEPOINT = 2,
+	RB_MODULE = 3,	/* bpf/modwatch.bpf.c */
 };
 
 enum drop_kind {
@@ -165,6 +167,24 @@ struct tracepoint_event {
 	__u32 tgid;
 	char comm[TASK_COMM_LEN_ABI];
 	__u64 args[TP_MAX_ARGS];
+};
+
+/* What bpf/modwatch.bpf.c saw happen to a module. */
+enum module_what {
+	MODULE_LOADED = 1,		/* module:module_load: before its init function runs */
+	MODULE_FREED = 2,		/* module:module_free: unloaded, or its init failed */
+	MODULE_UNLOAD_REFUSED = 3,	/* delete_module(2) returned an error (ret) */
+};
+
+struct module_event {
+	__u32 kind;           /* RB_MODULE */
+	__u32 what;           /* enum module_what */
+	__u64 ts_ns;          /* CLOCK_MONOTONIC */
+	__s64 ret;            /* MODULE_UNLOAD_REFUSED: delete_module's -errno */
+	__u32 pid;            /* the task that loaded, freed or tried to unload it */
+	__u32 tgid;
+	char comm[TASK_COMM_LEN_ABI];
+	char name[MODULE_NAME_LEN_ABI];
 };
 
 #endif

@@ -12,7 +12,7 @@ _irqlat()
 
 	# irqlat's lists (src/client/table.c, cli.c, common/window.c): tests/host/50-top.t fails
 	# when one here differs from what irqlat --help lists
-	local columns="irq name cpus count rate avg p50 p90 p99 p999 max time spurious"
+	local columns="irq name cpus count rate avg p50 p90 p99 p999 max time spurious flags"
 	case $prev in
 	-w | --window)
 		COMPREPLY=($(compgen -W "1s 10s 60s total" -- "$cur"))
@@ -37,14 +37,25 @@ _irqlat()
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return
 		;;
-	-n | --iterations | -d | --delay)
+	--time)
+		COMPREPLY=($(compgen -W "mono boot wall" -- "$cur"))
+		return
+		;;
+	-C | --cpus)
+		# the CPUs that are online, one at a time (a list is typed by hand)
+		local online
+		online=$(awk -F- '{ for (i = $1; i <= ($2 == "" ? $1 : $2); i++) print i }' RS=, /sys/devices/system/cpu/online 2>/dev/null)
+		COMPREPLY=($(compgen -W "$online" -- "$cur"))
+		return
+		;;
+	-n | --iterations | -d | --delay | --since)
 		return
 		;;
 	esac
 
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "--top --batch --iterations --delay --json --window --sort --reverse
-			--output --follow --socket --help --version -b -n -d -J -w -s -R -o -f -S -h -V" -- "$cur"))
+			--output --cpus --follow --since --time --socket --help --version -b -n -d -J -w -s -R -o -C -f -S -h -V" -- "$cur"))
 		return
 	fi
 
@@ -56,7 +67,7 @@ _irqlat()
 			sub=${words[i]}
 			break
 			;;
-		-w | --window | -s | --sort | -o | --output | -S | --socket | -n | --iterations | -d | --delay)
+		-w | --window | -s | --sort | -o | --output | -C | --cpus | -S | --socket | -n | --iterations | -d | --delay | --since | --time)
 			((i++))
 			;;
 		esac

@@ -79,3 +79,23 @@ mount_fs() {
 	mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
 	mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf 2>/dev/null || true
 }
+
+# start_private_journald: a systemd-journald of the test's own, for a test that re-executed
+# itself in a private mount namespace (unshare --mount): tmpfs on /run/systemd, /run/log,
+# /var/log/journal and /var/lib/systemd/catalog, so neither the host's journal nor another
+# test's journald sees its entries and nothing is left behind; irqlatd's catalog compiled in,
+# as `make install` would set it up. Sets JOURNALD_PID; the caller kills it.
+start_private_journald() {
+	local d
+	for d in /run/systemd /run/log /var/log/journal /var/lib/systemd/catalog; do
+		mkdir -p "$d" && mount -t tmpfs tmpfs "$d" || { echo "Bail out! cannot mount a private $d"; exit 1; }
+	done
+	/lib/systemd/systemd-journald >"$TMP/journald.log" 2>&1 &
+	JOURNALD_PID=$!
+	mkdir -p "$TMP/catalog-root/usr/lib/systemd/catalog"
+	cp "$TOP/docs/irqlatd.catalog" "$TMP/catalog-root/usr/lib/systemd/catalog/"
+	journalctl --root="$TMP/catalog-root" --update-catalog &&
+		cp "$TMP/catalog-root/var/lib/systemd/catalog/database" /var/lib/systemd/catalog/
+	for _ in $(seq 50); do [ -S /run/systemd/journal/socket ] && return 0; sleep 0.1; done
+	return 1
+}

@@ -3,7 +3,9 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "cli.h"
+#include "common/cpulist.h"
 #include "common/macro.h"
 #include "common/util.h"
 #include "common/window.h"
@@ -35,30 +37,103 @@ static void usage(FILE *f)
 		"                                         terminal; text with -b, -J or without a terminal)\n"
 		"       irqlat hist [IRQ|NAME] [OPTIONS]  latency histogram of one handler, or of all\n"
 		"       irqlat status [OPTIONS]           the daemon's state, cost and configuration\n"
-		"       irqlat events [--follow] [OPTIONS] outliers and tracepoint events as they come\n"
+		"       irqlat events [OPTIONS]           the recent outliers and tracepoint events\n"
+		"                                         (-n the last N, --since), or as they come (-f)\n"
 		"       irqlat detach SYSTEM:EVENT|all    stop consuming a tracepoint, so its module can\n"
 		"                                         be unloaded (root); re-attached on reload\n"
 		"       irqlat attach SYSTEM:EVENT|all    consume a detached tracepoint again (root)\n\n"
 		"  -b, --batch            text snapshots one after another instead of the screen (top -b)\n"
-		"  -n, --iterations N     stop after N snapshots, screen refreshes, or events (hist and\n"
-		"                         status: repeat N times; default: top until interrupted, else once)\n"
+		"  -n, --iterations N     stop after N snapshots or screen refreshes; events: the last N\n"
+		"                         (with -f: stop after N); hist and status: repeat N times\n"
+		"                         (default: top until interrupted, else once)\n"
 		"  -d, --delay SECS       seconds between snapshots and screen refreshes (default 1)\n"
 		"  -J, --json             JSON, one object per line, as the daemon sends it\n"
 		"  -w, --window W         " WINDOW_CHOICES ": the window of rates and percentiles\n"
 		"                         (default 10s)\n"
-		"  -s, --sort KEY         %s (default p99)\n"
+		"  -s, --sort KEY         %s (default " SORT_DEFAULT ": share of\n"
+		"                         time in the handler, what costs the CPU most first)\n"
 		"  -R, --reverse          reverse the sort\n"
 		"  -o, --output COLS      columns, comma-separated, from: %s\n"
 		"                         (text and screen; JSON has every field)\n"
-		"  -f, --follow           events: keep printing as events arrive\n"
+		"  -C, --cpus LIST        only handlers that ran on these CPUs (0-3,8), each with a\n"
+		"                         line per CPU of LIST; JSON: only those handlers\n"
+		"  -f, --follow           events: keep printing as events arrive (after those --since\n"
+		"                         selects, when given)\n"
+		"      --since WHEN       events: from WHEN on: 30s, 5m, 2h (that long ago), @EPOCH,\n"
+		"                         'YYYY-MM-DD HH:MM[:SS]' or HH:MM[:SS] today (local time)\n"
+		"      --time CLOCK       events: the time column in mono (default, ftrace's mono\n"
+		"                         clock), boot (CLOCK_BOOTTIME) or wall (local date and time)\n"
 		"  -S, --socket PATH      the daemon's socket (default " DEFAULT_SOCKET ")\n"
 		"  -h, --help             show this help\n"
 		"  -V, --version          show the version\n\n"
 		"Keys on the screen: %s sort by %s;\n"
-		"R reverse; w window; c per-CPU; up/down select; Enter histogram; / filter; ? help; q quit.\n"
+		"R reverse; w window; c per-CPU; C CPUs; up/down select; Enter histogram; / filter; ? help;\n"
+		"q quit.\n"
 		"NO_COLOR set: no colours.\n\n"
 		"Exit status: 0 success, 1 daemon not reachable or refused the request, 2 bad command line.\n",
 		sorts, columns, keys, sort_list);
+}
+
+enum { OPT_SINCE = 256, OPT_TIME };
+
+/* "30s", "500ms", "5m", "2h", "1d": ns, or -EINVAL */
+static int parse_ago(const char *s, uint64_t *ns)
+{
+	static const struct { const char *unit; uint64_t ns; } units[] = {
+		{ "ms", 1000000ull }, { "s", 1000000000ull }, { "m", 60000000000ull },
+		{ "h", 3600000000000ull }, { "d", 86400000000000ull },
+	};
+	char *end;
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	for (size_t i = 0; !errno && i < ELEMENTSOF(units); i++)
+		if (!strcmp(end, units[i].unit) && v <= 366ull * 86400000000000ull / units[i].ns) {
+			*ns = v * units[i].ns;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+int cli_parse_since(const char *s, uint64_t now_ns, uint64_t *wall_ns)
+{
+	static const char *const formats[] = { "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M",
+					       "%Y-%m-%dT%H:%M", "%H:%M:%S", "%H:%M" };
+	uint64_t ago;
+	char *end;
+
+	if (parse_ago(s, &ago) == 0) {
+		*wall_ns = ago < now_ns ? now_ns - ago : 1;
+		return 0;
+	}
+	if (*s == '@') {
+		double secs = strtod(s + 1, &end);
+
+		if (end == s + 1 || *end || !(secs > 0 && secs < 1e11))
+			return -EINVAL;
+		*wall_ns = (uint64_t)(secs * 1e9);
+		return 0;
+	}
+	for (size_t i = 0; i < ELEMENTSOF(formats); i++) {
+		time_t now = (time_t)(now_ns / 1000000000ull), t;
+		struct tm tm;
+
+		localtime_r(&now, &tm);	/* HH:MM: today's date */
+		tm.tm_sec = 0;
+		end = strptime(s, formats[i], &tm);
+		if (!end || *end)
+			continue;
+		tm.tm_isdst = -1;
+		t = mktime(&tm);
+		if (t <= 0)
+			return -EINVAL;
+		*wall_ns = (uint64_t)t * 1000000000ull;
+		return 0;
+	}
+	return -EINVAL;
 }
 
 int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
@@ -73,13 +148,16 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 		{ "sort", required_argument, NULL, 's' },
 		{ "reverse", no_argument, NULL, 'R' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "cpus", required_argument, NULL, 'C' },
 		{ "follow", no_argument, NULL, 'f' },
 		{ "socket", required_argument, NULL, 'S' },
+		{ "since", required_argument, NULL, OPT_SINCE },
+		{ "time", required_argument, NULL, OPT_TIME },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
 	};
-	static const char shortopts[] = ":tbn:d:Jw:s:Ro:fS:hV";
+	static const char shortopts[] = ":tbn:d:Jw:s:Ro:C:fS:hV";
 	enum window w;
 	uint64_t v;
 	char *end;
@@ -90,7 +168,7 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 	c->delay_s = 1;
 	c->socket_path = DEFAULT_SOCKET;
 	c->window = window_name(WINDOW_10S);
-	c->sort = "p99";
+	c->sort = SORT_DEFAULT;
 	optind = 0;
 	opterr = 0;
 	while ((o = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
@@ -143,11 +221,36 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 				return -EINVAL;
 			c->columns = optarg;
 			break;
+		case 'C':
+			if (cpulist_check(optarg) < 0 || cpulist_empty(optarg) || strlen(optarg) > CLI_CPUS_MAX) {
+				fprintf(err, "irqlat: --cpus takes a CPU list such as 1 or 0-3,8 (at most %d characters), not '%s'\n", CLI_CPUS_MAX, optarg);
+				return -EINVAL;
+			}
+			c->cpus = optarg;
+			break;
 		case 'f':
 			c->follow = 1;
 			break;
 		case 'S':
 			c->socket_path = optarg;
+			break;
+		case OPT_SINCE: {
+			struct timespec now;
+
+			clock_gettime(CLOCK_REALTIME, &now);
+			if (cli_parse_since(optarg, (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec,
+					    &c->since_wall_ns) < 0) {
+				fprintf(err, "irqlat: --since takes a duration ago (30s, 5m, 2h, 1d), @EPOCH_SECONDS, "
+					"'YYYY-MM-DD HH:MM[:SS]' or HH:MM[:SS], not '%s'\n", optarg);
+				return -EINVAL;
+			}
+			break;
+		}
+		case OPT_TIME:
+			if (ev_clock_parse(optarg, &c->clock) < 0) {
+				fprintf(err, "irqlat: --time takes mono, boot or wall, not '%s'\n", optarg);
+				return -EINVAL;
+			}
 			break;
 		case 'h':
 			usage(out);

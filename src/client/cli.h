@@ -3,7 +3,11 @@
 #ifndef IRQLAT_CLI_H
 #define IRQLAT_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
+#include "common/evline.h"
+
+#define CLI_CPUS_MAX 63	/* the longest -C list */
 
 enum cli_cmd { CMD_TOP, CMD_HIST, CMD_STATUS, CMD_EVENTS, CMD_DETACH, CMD_ATTACH };
 
@@ -16,11 +20,19 @@ struct cli {
 	int follow;
 	const char *socket_path;
 	const char *window;	/* 1s, 10s, 60s, total */
-	const char *sort;	/* p99, max, rate, count, time, irq, name */
+	const char *sort;	/* p99, max, rate, count, time (default), irq, name */
 	int reverse;
 	const char *columns;	/* -o */
+	const char *cpus;	/* -C: a CPU list ("1", "0-3,8"), NULL: every CPU */
 	const char *target;	/* hist IRQ|NAME; detach/attach SYSTEM:EVENT|all */
+	uint64_t since_wall_ns;	/* events --since: CLOCK_REALTIME ns; 0: not given */
+	enum ev_clock clock;	/* events --time: the clock of the time column */
 };
+
+/* --since WHEN into CLOCK_REALTIME ns, now_ns being the wall clock now: a duration ago ("30s",
+ * "500ms", "5m", "2h", "1d"), "@SECONDS[.FRACTION]" since the epoch, or a local date and time
+ * "YYYY-MM-DD HH:MM[:SS]" (also with a T), or "HH:MM[:SS]" today. 0 or -EINVAL. */
+int cli_parse_since(const char *s, uint64_t now_ns, uint64_t *wall_ns);
 
 /* 0 to run; 1 after --help/--version (printed on out: nothing left to do); -EINVAL for a bad
  * command line, with one line on err saying what is wrong. */

@@ -12,10 +12,13 @@
 #include <unistd.h>
 #include "cli.h"
 #include "conn.h"
+#include "cpuline.h"
+#include "notes.h"
 #include "stop.h"
 #include "table.h"
 #include "tptable.h"
 #include "top.h"
+#include "common/evline.h"
 #include "common/json.h"
 #include "common/util.h"
 
@@ -42,19 +45,23 @@ static int ask(struct irqlat_conn *conn, json_object *req, json_object **ret)
 	return r;
 }
 
-static void print_header(json_object *s, int nrows)
+static void print_header(json_object *s, const struct row *rows, int nrows, const enum column *cols, int ncols)
 {
 	json_object *bpf;
+	struct notes notes;
 	char rate[32];
 
-	fmt_count(rate, sizeof(rate), json_get_double(s, "rate", 0));
+	fmt_rate(rate, sizeof(rate), json_get_double(s, "rate", 0));
 	printf("irqlat - up %.0fs, window %s, %s IRQ/s, %d handlers, %llu drops", json_get_double(s, "uptime_s", 0),
 	       json_get_str(s, "window", "?"), rate, nrows, (unsigned long long)table_drops(s));
 	/* the cumulative average: batch output has no earlier snapshot to take a delta from */
 	if (json_object_object_get_ex(s, "bpf", &bpf) && json_get_double(bpf, "run_cnt", 0) > 0)
-		printf(", cost %.0f ns/IRQ\n", json_get_double(bpf, "ns_per_irq", 0));
+		printf(", cost %.0f ns/IRQ " COST_MEANING "\n", json_get_double(bpf, "ns_per_irq", 0));
 	else
 		printf(", cost n/a (sysctl kernel.bpf_stats_enabled=1)\n");
+	notes_collect(&notes, s, rows, nrows, cols, ncols);
+	for (int i = 0; i < notes.n; i++)
+		printf("%s\n", notes.line[i]);
 }
 
 static void sleep_s(double s)
@@ -63,6 +70,20 @@ static void sleep_s(double s)
 
 	while (!stop_requested() && nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
+}
+
+/* -C: only the handlers that ran on those CPUs, in place */
+static void keep_on_cpus(struct row *rows, int *n, json_object *s, const char *cpus)
+{
+	json_object *irqs;
+	int kept = 0;
+
+	if (!cpus || !json_object_object_get_ex(s, "irqs", &irqs))
+		return;
+	for (int i = 0; i < *n; i++)
+		if (cpuline_ran_on(json_object_array_get_idx(irqs, (size_t)rows[i].src), cpus))
+			rows[kept++] = rows[i];
+	*n = kept;
 }
 
 static int print_snapshot(json_object *s, const struct cli *c, const enum column *cols, int ncols, bool first)
@@ -74,14 +95,33 @@ static int print_snapshot(json_object *s, const struct cli *c, const enum column
 		fprintf(stderr, "irqlat: %s\n", strerror(-n));
 		return n;
 	}
+	keep_on_cpus(rows, &n, s, c->cpus);
 	table_sort(rows, n, (enum sort_key)table_sort_key(c->sort), c->reverse);
 	if (!first)
 		putchar('\n');
-	print_header(s, n);
-	table_print(stdout, rows, n, cols, ncols);
-	tp_print_section(stdout, s);
+	print_header(s, rows, n, cols, ncols);
+	table_print(stdout, s, rows, n, cols, ncols, c->cpus);
+	tp_print_section(stdout, s, 0);
 	fflush(stdout);
 	return 0;
+}
+
+/* -C with --json: the summary without the handlers that never ran on those CPUs (each kept
+ * one whole, all its CPUs, so its counts still add up) */
+static void json_keep_on_cpus(json_object *s, const char *cpus)
+{
+	json_object *irqs, *kept;
+
+	if (!cpus || !json_object_object_get_ex(s, "irqs", &irqs) || !json_object_is_type(irqs, json_type_array))
+		return;
+	kept = json_object_new_array();
+	for (size_t i = 0; i < json_object_array_length(irqs); i++) {
+		json_object *h = json_object_array_get_idx(irqs, i);
+
+		if (cpuline_ran_on(h, cpus))
+			json_object_array_add(kept, json_object_get(h));
+	}
+	json_object_object_add(s, "irqs", kept);
 }
 
 static int cmd_top_batch(struct irqlat_conn *conn, const struct cli *c)
@@ -100,17 +140,21 @@ static int cmd_top_batch(struct irqlat_conn *conn, const struct cli *c)
 		r = ask(conn, req, &s);
 		if (r < 0)
 			return r;
-		if (c->json)
+		if (c->json) {
+			json_keep_on_cpus(s, c->cpus);
 			print_json_line(s);
-		else if ((r = print_snapshot(s, c, cols, ncols, i == 0)) < 0)
+		} else if ((r = print_snapshot(s, c, cols, ncols, i == 0)) < 0) {
 			return r;
+		}
 	}
 	return 0;
 }
 
 /* One histogram of an element of a hist answer: the value fields under prefix ("run_p50_ns"),
- * its runs in count_key, its buckets in prefix + "buckets"; title says whose it is. */
-static void print_hist(json_object *h, const char *title, const char *count_key, const char *prefix)
+ * how many values in count_key (noun: what they are), its buckets in prefix + "buckets";
+ * title says whose it is. */
+static void print_hist(json_object *h, const char *title, const char *noun, const char *count_key,
+		       const char *prefix)
 {
 	json_object *buckets;
 	uint64_t peak = 0;
@@ -129,19 +173,21 @@ static void print_hist(json_object *h, const char *title, const char *count_key,
 	}
 	uint64_t q[3];
 	const char *names[3] = { "p50_ns", "p99_ns", "p999_ns" };
+	uint64_t runs = json_get_u64(h, count_key, 0);
+	char p50[16], p99[16], p999[16], max[16];
 
 	for (int i = 0; i < 3; i++) {
 		snprintf(key, sizeof(key), "%s%s", prefix, names[i]);
-		q[i] = (uint64_t)json_get_double(h, key, 0);
+		q[i] = json_get_u64(h, key, 0);
 	}
-	printf("%s: %llu in window, p50 ", title, (unsigned long long)json_get_u64(h, count_key, 0));
-	fmt_duration(lo, sizeof(lo), q[0], "");
-	fmt_duration(hi, sizeof(hi), q[1], "");
-	printf("%s, p99 %s, ", lo, hi);
-	fmt_duration(lo, sizeof(lo), q[2], "");
 	snprintf(key, sizeof(key), "%smax_ns", prefix);
-	fmt_duration(hi, sizeof(hi), (uint64_t)json_get_double(h, key, 0), "");
-	printf("p99.9 %s, max %s\n", lo, hi);
+	/* "-" for a window without runs, '*' on a percentile of too few runs (table.h) */
+	fmt_latency(p50, sizeof(p50), q[0], runs, 0.5);
+	fmt_latency(p99, sizeof(p99), q[1], runs, 0.99);
+	fmt_latency(p999, sizeof(p999), q[2], runs, 0.999);
+	fmt_latency(max, sizeof(max), json_get_u64(h, key, 0), runs, 0);
+	printf("%s: %llu %s in window, p50 %s, p99 %s, p99.9 %s, max %s\n", title, (unsigned long long)runs, noun,
+	       p50, p99, p999, max);
 	for (size_t i = 0; i < nb; i++) {
 		json_object *b = json_object_array_get_idx(buckets, i);
 		uint64_t l = json_object_get_uint64(json_object_array_get_idx(b, 0));
@@ -168,11 +214,11 @@ static size_t print_hists(json_object *s)
 		for (size_t i = 0; i < json_object_array_length(arr); i++, shown++) {
 			json_object *h = json_object_array_get_idx(arr, i);
 
-			snprintf(title, sizeof(title), "IRQ %d (%s) runs", (int)json_get_i64(h, "irq", -1),
+			snprintf(title, sizeof(title), "IRQ %d (%s)", (int)json_get_i64(h, "irq", -1),
 				 json_get_str(h, "name", "?"));
 			if (shown)
 				putchar('\n');
-			print_hist(h, title, "window_count", "");
+			print_hist(h, title, "runs", "window_count", "");
 		}
 	if (json_object_object_get_ex(s, "softirqs", &arr))
 		for (size_t i = 0; i < json_object_array_length(arr); i++, shown++) {
@@ -180,10 +226,10 @@ static size_t print_hists(json_object *s)
 
 			if (shown)
 				putchar('\n');
-			snprintf(title, sizeof(title), "softirq %s runs", json_get_str(h, "vector", "?"));
-			print_hist(h, title, "window_count", "run_");
+			snprintf(title, sizeof(title), "softirq %s", json_get_str(h, "vector", "?"));
+			print_hist(h, title, "runs", "window_count", "run_");
 			snprintf(title, sizeof(title), "softirq %s raise-to-run latency", json_get_str(h, "vector", "?"));
-			print_hist(h, title, "raise_window_count", "raise_");
+			print_hist(h, title, "raises", "raise_window_count", "raise_");
 		}
 	if (json_object_object_get_ex(s, "vectors", &arr))
 		for (size_t i = 0; i < json_object_array_length(arr); i++, shown++) {
@@ -191,8 +237,8 @@ static size_t print_hists(json_object *s)
 
 			if (shown)
 				putchar('\n');
-			snprintf(title, sizeof(title), "vector %s runs", json_get_str(h, "name", "?"));
-			print_hist(h, title, "window_count", "");
+			snprintf(title, sizeof(title), "vector %s", json_get_str(h, "name", "?"));
+			print_hist(h, title, "runs", "window_count", "");
 		}
 	return shown;
 }
@@ -225,13 +271,44 @@ static int cmd_hist(struct irqlat_conn *conn, const struct cli *c)
 	return c->target && n == 0 ? -ENOENT : 0;
 }
 
+/* status: the other BPF programs on the IRQ tracepoints, whose cost is in every time measured */
+static void print_shared(json_object *bpf)
+{
+	json_object *shared, *progs, *v;
+	size_t n;
+
+	if (!bpf || !json_object_object_get_ex(bpf, "shared", &shared))
+		return;
+	printf("%-12s ", "shared:");
+	if (json_object_object_get_ex(shared, "known", &v) && !json_object_get_boolean(v)) {
+		printf("unknown: %s\n", json_get_str(shared, "error", "?"));
+		return;
+	}
+	if (!json_object_object_get_ex(shared, "programs", &progs) || !(n = json_object_array_length(progs))) {
+		printf("no other BPF program on irq:irq_handler_entry/exit\n");
+		return;
+	}
+	printf("%zu other BPF program%s on the IRQ tracepoints, whose cost is in every time measured:", n, n == 1 ? "" : "s");
+	for (size_t i = 0; i < n; i++) {
+		json_object *p = json_object_array_get_idx(progs, i);
+
+		printf("%s id %d %s (%s", i ? "," : "", (int)json_get_i64(p, "id", 0), json_get_str(p, "name", "?"),
+		       json_get_str(p, "tracepoint", "?"));
+		if (json_has(p, "comm"))
+			printf(", %s pid %d", json_get_str(p, "comm", "?"), (int)json_get_i64(p, "pid", 0));
+		printf(")");
+	}
+	putchar('\n');
+}
+
 /* The status answer for a person; keys this client does not know yet are printed as JSON
  * at the end, so what the daemon adds is never hidden. */
 static void print_status(json_object *s)
 {
 	static const char *const known[] = { "ok", "version", "pid", "uptime_s", "attach", "programs", "handlers",
-					     "cells_used", "drops", "bpf", "config", "tracepoints" };
-	json_object *v, *cfg = NULL, *bpf = NULL, *drops = NULL;
+					     "cells_used", "drops", "bpf", "config", "tracepoints", "isolated_cpus",
+					     "nohz_full_cpus", "storms" };
+	json_object *v, *tv, *cfg = NULL, *bpf = NULL, *drops = NULL;
 	char up[32], th[16];
 	double secs = json_get_double(s, "uptime_s", 0);
 	unsigned long u = (unsigned long)secs;
@@ -272,17 +349,37 @@ static void print_status(json_object *s)
 
 			printf("%s %s %s", i ? "," : "", json_get_str(t, "tracepoint", "?"), json_get_str(t, "state", "?"));
 			if (!strcmp(json_get_str(t, "state", "?"), "attached"))
-				printf(" (raw_tp, arguments from %s, %.0f events)", json_get_str(t, "args_source", "?"),
-				       json_get_double(t, "events", 0));
+				printf(" (%s, arguments from %s, %.0f events)", json_get_str(t, "attach", "?"),
+				       json_get_str(t, "args_source", "?"), json_get_double(t, "events", 0));
+			else if (!strcmp(json_get_str(t, "state", "?"), "waiting"))
+				printf(" for %s%s", json_object_object_get_ex(t, "module", NULL) ? "module " : "its module",
+				       json_get_str(t, "module", ""));
+			if (json_object_object_get_ex(t, "holds_module", &tv) && json_object_get_boolean(tv))
+				printf("; holding module %s: 'irqlat detach %s' before rmmod", json_get_str(t, "module", "?"),
+				       json_get_str(t, "tracepoint", "?"));
 		}
+		if (json_object_array_length(v))
+			printf("\n%-12s %s", "", !strcmp(json_get_str(json_object_array_get_idx(v, 0), "watch", ""), "module_load")
+				? "modules watched at load (module:module_load); tracefs checked every second too"
+				: "no module:module_load tracepoint: tracefs checked every second");
 	}
 	printf("\n%-12s ", "overhead:");
 	if (json_get_double(bpf, "run_cnt", 0) > 0)
-		printf("%.0f ns of BPF run time per IRQ (%llu IRQs timed while BPF stats were on)%s\n",
+		printf("%.0f ns/IRQ " COST_MEANING " (%llu IRQs timed while BPF stats were on)%s\n",
 		       json_get_double(bpf, "ns_per_irq", 0), (unsigned long long)json_get_double(bpf, "run_cnt", 0),
 		       json_object_object_get_ex(bpf, "stats_enabled", &v) && json_object_get_boolean(v) ? "" : "; stats are off now");
 	else
 		printf("n/a (sysctl kernel.bpf_stats_enabled=1, or run irqlatd --bpf-stats)\n");
+	print_shared(bpf);
+	if (json_has(s, "isolated_cpus")) {
+		char sets[256];
+
+		cpuline_sets(sets, sizeof(sets), s);
+		printf("%-12s %s\n", "cpus:", sets[0] ? sets : "none isolated, none nohz_full");
+	}
+	if (json_object_object_get_ex(s, "storms", &v))
+		printf("%-12s %llu now, %llu since start\n", "storms:", (unsigned long long)json_get_u64(v, "active", 0),
+		       (unsigned long long)json_get_u64(v, "since_start", 0));
 	if (cfg) {
 		fmt_duration(th, sizeof(th), (uint64_t)json_get_double(cfg, "threshold_ns", 0), "");
 		printf("%-12s threshold %s, interval %.0f ms, max cells %.0f, ring buffer %.0f KiB, socket %s%s\n", "config:",
@@ -342,11 +439,40 @@ static int repeat(struct irqlat_conn *conn, const struct cli *c, int (*fn)(struc
 	return r;
 }
 
-static void print_event(json_object *e, int json)
+/* A tracepoint event as ftrace prints it, its time in the clock asked for: the daemon's own
+ * "line" has the monotonic one. */
+static void print_tracepoint(json_object *e, enum ev_clock clock)
+{
+	const char *name = json_get_str(e, "tracepoint", "?"), *event = strchr(name, ':');
+	char time[48], line[1024];
+	json_object *args;
+	int off;
+
+	if (clock == EV_CLOCK_MONO && json_object_object_get_ex(e, "line", &args)) {
+		puts(json_object_get_string(args));
+		return;
+	}
+	ev_time(time, sizeof(time), json_get_u64(e, clock == EV_CLOCK_WALL ? "wall_ns" : clock == EV_CLOCK_BOOT ? "boot_ns" : "ts_ns", 0),
+		clock);
+	off = ev_context(line, sizeof(line), json_get_str(e, "comm", "?"), (unsigned)json_get_u64(e, "pid", 0),
+			 (unsigned)json_get_u64(e, "cpu", 0), time);
+	off += snprintf(line + off, sizeof(line) - (size_t)off, " %s:", event ? event + 1 : name);
+	if (json_object_object_get_ex(e, "args", &args)) {
+		/* in the order the daemon put them: the tracepoint's */
+		json_object_object_foreach(args, k, v) {
+			if ((size_t)off >= sizeof(line))
+				break;
+			off += snprintf(line + off, sizeof(line) - (size_t)off, " %s=%s", k, json_object_get_string(v));
+		}
+	}
+	puts(line);
+}
+
+static void print_event(json_object *e, const struct cli *c)
 {
 	json_object *v;
 
-	if (json) {
+	if (c->json) {
 		puts(json_object_to_json_string_ext(e, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 		return;
 	}
@@ -354,59 +480,77 @@ static void print_event(json_object *e, int json)
 		printf("irqlat: %llu events lost: this client read too slowly\n", (unsigned long long)json_object_get_uint64(v));
 		return;
 	}
-	if (json_object_object_get_ex(e, "line", &v)) {	/* preformatted by the daemon */
-		puts(json_object_get_string(v));
+	if (!strcmp(json_get_str(e, "type", ""), "tracepoint")) {
+		print_tracepoint(e, c->clock);
 		return;
 	}
 	if (!strcmp(json_get_str(e, "type", ""), "outlier")) {
 		const char *kind = json_get_str(e, "kind", "hardirq");
-		char d[16], what[64];
-
 		bool raise = !strcmp(kind, "softirq_raise");
+		char d[16], time[48], ctx[128], what[96];
 
 		if (raise || !strcmp(kind, "softirq")) {
-			fmt_duration(d, sizeof(d), (uint64_t)json_get_double(e, raise ? "latency_ns" : "duration_ns", 0), "");
+			fmt_duration(d, sizeof(d), json_get_u64(e, raise ? "latency_ns" : "duration_ns", 0), "");
 			snprintf(what, sizeof(what), "softirq=%s %s=%s", json_get_str(e, "vector", "?"),
 				 raise ? "raise_latency" : "duration", d);
 		} else if (!strcmp(kind, "vector")) {
-			fmt_duration(d, sizeof(d), (uint64_t)json_get_double(e, "duration_ns", 0), "");
+			fmt_duration(d, sizeof(d), json_get_u64(e, "duration_ns", 0), "");
 			snprintf(what, sizeof(what), "vector=%s duration=%s", json_get_str(e, "name", "?"), d);
 		} else {
-			fmt_duration(d, sizeof(d), (uint64_t)json_get_double(e, "duration_ns", 0), "");
+			fmt_duration(d, sizeof(d), json_get_u64(e, "duration_ns", 0), "");
 			snprintf(what, sizeof(what), "irq=%d name=%s duration=%s", (int)json_get_double(e, "irq", 0),
 				 json_get_str(e, "name", "?"), d);
 		}
-		printf("%16s-%-7d [%03d] %.6f: outlier: %s\n", json_get_str(e, "comm", "?"),
-		       (int)json_get_double(e, "pid", 0), (int)json_get_double(e, "cpu", 0),
-		       json_get_double(e, "ts_ns", 0) / 1e9, what);
+		ev_time(time, sizeof(time),
+			json_get_u64(e, c->clock == EV_CLOCK_WALL ? "wall_ns" : c->clock == EV_CLOCK_BOOT ? "boot_ns" : "ts_ns", 0),
+			c->clock);
+		ev_context(ctx, sizeof(ctx), json_get_str(e, "comm", "?"), (unsigned)json_get_u64(e, "pid", 0),
+			   (unsigned)json_get_u64(e, "cpu", 0), time);
+		printf("%s outlier: %s\n", ctx, what);
 	}
 }
 
+/* The events of an answer ("events": the kept ones asked for), oldest first. */
+static void print_kept(json_object *answer, const struct cli *c)
+{
+	json_object *arr;
+
+	if (!json_object_object_get_ex(answer, "events", &arr))
+		return;
+	for (size_t i = 0; i < json_object_array_length(arr); i++)
+		print_event(json_object_array_get_idx(arr, i), c);
+	fflush(stdout);
+}
+
+/* Without --follow: the kept events (-n the last N, --since from then on), and done. With it:
+ * those --since selects, then each as it comes (-n: stop after N). */
 static int cmd_events(struct irqlat_conn *conn, const struct cli *c)
 {
-	_cleanup_json_ json_object *req = conn_new_request("subscribe", c->window), *s = NULL;
+	_cleanup_json_ json_object *req = conn_new_request(c->follow ? "subscribe" : "events", NULL), *s = NULL;
 	long n = 0;
 	int r;
 
+	if (c->since_wall_ns || !c->follow)
+		json_object_object_add(req, "since_wall_ns", json_object_new_uint64(c->since_wall_ns));
+	if (!c->follow && c->iterations)
+		json_object_object_add(req, "n", json_object_new_int64(c->iterations));
 	r = ask(conn, req, &s);
 	if (r < 0)
 		return r;
-	while (!stop_requested()) {
+	print_kept(s, c);
+	while (c->follow && !stop_requested()) {
 		_cleanup_json_ json_object *e = NULL;
 
-		r = conn_read(conn, c->follow ? 500 : 1000, &e);
-		if (r == -ETIMEDOUT) {
-			if (!c->follow)
-				break;
+		r = conn_read(conn, 500, &e);
+		if (r == -ETIMEDOUT)
 			continue;
-		}
 		if (r < 0) {
 			if (stop_requested())
 				return 0;
 			fprintf(stderr, "irqlat: lost the connection to irqlatd: %s\n", strerror(-r));
 			return r;
 		}
-		print_event(e, c->json);
+		print_event(e, c);
 		fflush(stdout);
 		if (c->iterations && ++n >= c->iterations)
 			break;

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cpuline.h"
 #include "table.h"
 #include "common/json.h"
 #include "common/util.h"
@@ -11,17 +12,28 @@
 const struct column_def column_defs[COL_COUNT_] = {
 	[COL_IRQ] = { .name = "irq", .header = "IRQ", .width = 5, .batch = true, .screen = true },
 	[COL_NAME] = { .name = "name", .header = "NAME", .width = 20, .left = true, .batch = true, .screen = true },
-	[COL_CPUS] = { .name = "cpus", .header = "CPUS", .width = 6, .left = true, .screen = true, .drop = 3 },
-	[COL_COUNT] = { .name = "count", .header = "COUNT", .width = 10, .batch = true, .screen = true, .drop = 8 },
-	[COL_RATE] = { .name = "rate", .header = "RATE/s", .width = 9, .batch = true, .screen = true, .drop = 9 },
-	[COL_AVG] = { .name = "avg", .header = "AVG", .width = 7, .batch = true, .screen = true, .drop = 4 },
-	[COL_P50] = { .name = "p50", .header = "P50", .width = 7, .batch = true, .screen = true, .drop = 7 },
-	[COL_P90] = { .name = "p90", .header = "P90", .width = 7, .drop = 2 },
-	[COL_P99] = { .name = "p99", .header = "P99", .width = 7, .batch = true, .screen = true },
-	[COL_P999] = { .name = "p999", .header = "P99.9", .width = 7, .screen = true, .drop = 5 },
-	[COL_MAX] = { .name = "max", .header = "MAX", .width = 7, .batch = true, .screen = true, .drop = 10 },
-	[COL_TIME] = { .name = "time", .header = "%TIME", .width = 6, .screen = true, .drop = 6 },
-	[COL_SPURIOUS] = { .name = "spurious", .header = "SPURIOUS", .width = 8, .drop = 1 },
+	[COL_CPUS] = { .name = "cpus", .header = "CPUS", .width = 6, .left = true, .screen = true, .drop = 3,
+		       .scope = SCOPE_START },
+	[COL_COUNT] = { .name = "count", .header = "COUNT", .width = 10, .batch = true, .screen = true, .drop = 7,
+			.scope = SCOPE_START },
+	[COL_RATE] = { .name = "rate", .header = "RATE/s", .width = 9, .batch = true, .screen = true, .drop = 8,
+		       .scope = SCOPE_WINDOW },
+	[COL_AVG] = { .name = "avg", .header = "AVG", .width = 7, .batch = true, .screen = true, .drop = 4,
+		      .scope = SCOPE_WINDOW },
+	[COL_P50] = { .name = "p50", .header = "P50", .width = 7, .batch = true, .screen = true, .drop = 6,
+		      .scope = SCOPE_WINDOW, .quantile = 0.5 },
+	[COL_P90] = { .name = "p90", .header = "P90", .width = 7, .drop = 2, .scope = SCOPE_WINDOW, .quantile = 0.9 },
+	[COL_P99] = { .name = "p99", .header = "P99", .width = 7, .batch = true, .screen = true, .scope = SCOPE_WINDOW,
+		      .quantile = 0.99 },
+	[COL_P999] = { .name = "p999", .header = "P99.9", .width = 7, .screen = true, .drop = 5, .scope = SCOPE_WINDOW,
+		       .quantile = 0.999 },
+	[COL_MAX] = { .name = "max", .header = "MAX", .width = 7, .batch = true, .screen = true, .drop = 9,
+		      .scope = SCOPE_WINDOW },
+	[COL_TIME] = { .name = "time", .header = "%TIME", .width = 6, .batch = true, .screen = true, .drop = 10,
+		       .scope = SCOPE_WINDOW },
+	[COL_SPURIOUS] = { .name = "spurious", .header = "SPURIOUS", .width = 8, .drop = 1, .scope = SCOPE_START },
+	[COL_FLAGS] = { .name = "flags", .header = "FLAGS", .width = 5, .left = true, .batch = true, .screen = true,
+			.scope = SCOPE_WINDOW },
 };
 
 const struct sort_def sort_defs[SORT_COUNT_] = {
@@ -128,6 +140,32 @@ int table_columns_check(const char *list, FILE *err)
 	}
 }
 
+uint64_t table_quantile_min_runs(double q)
+{
+	/* 1 / (1 - q), rounded: 1 - 0.999 is not exactly 0.001 in binary */
+	return q > 0 && q < 1 ? (uint64_t)(1.0 / (1.0 - q) + 0.5) : 0;
+}
+
+bool table_few_runs(const struct row *r, enum column col)
+{
+	double q = column_defs[col].quantile;
+
+	return q > 0 && !r->idle && r->window_count < table_quantile_min_runs(q);
+}
+
+/* The storm letter of the daemon's "storm" object of handler h ({"kind": "rate"|"unhandled"},
+ * or null while there is none), or 0. */
+static char storm_flag(json_object *h)
+{
+	json_object *st;
+	const char *kind;
+
+	if (!json_object_object_get_ex(h, "storm", &st) || !st)
+		return 0;
+	kind = json_get_str(st, "kind", "");
+	return !strcmp(kind, "unhandled") ? FLAG_UNHANDLED : FLAG_STORM;
+}
+
 int table_rows(json_object *summary, struct row **ret)
 {
 	json_object *irqs;
@@ -142,8 +180,10 @@ int table_rows(json_object *summary, struct row **ret)
 	if (!rows)
 		return -ENOMEM;
 	for (size_t i = 0; i < len; i++) {
-		json_object *o = json_object_array_get_idx(irqs, i), *cpus;
+		json_object *o = json_object_array_get_idx(irqs, i);
 		struct row *r = &rows[i];
+		json_object *p99;
+		char storm;
 
 		r->src = (int)i;
 		r->irq = (int)json_get_i64(o, "irq", -1);
@@ -151,25 +191,20 @@ int table_rows(json_object *summary, struct row **ret)
 		r->count = json_get_u64(o, "count", 0);
 		r->spurious = json_get_u64(o, "spurious", 0);
 		r->total_ns = json_get_u64(o, "total_ns", 0);
+		r->window_count = json_get_u64(o, "window_count", 0);
 		r->rate = json_get_double(o, "rate", 0);
 		r->time_share = json_get_double(o, "time_share", 0);
+		/* an empty window has no latencies (the daemon sends null): never a 0 ns run */
+		r->idle = !r->window_count || (json_object_object_get_ex(o, "p99_ns", &p99) && !p99);
 		r->avg_ns = json_get_u64(o, "avg_ns", 0);
 		r->p50_ns = json_get_u64(o, "p50_ns", 0);
 		r->p90_ns = json_get_u64(o, "p90_ns", 0);
 		r->p99_ns = json_get_u64(o, "p99_ns", 0);
 		r->p999_ns = json_get_u64(o, "p999_ns", 0);
 		r->max_ns = json_get_u64(o, "max_ns", 0);
-		if (json_object_object_get_ex(o, "cpus", &cpus)) {
-			size_t off = 0;
-
-			for (size_t k = 0; k < json_object_array_length(cpus) && off < sizeof(r->cpus); k++) {
-				json_object *co = json_object_array_get_idx(cpus, k);
-
-				if (json_has(co, "cpu"))
-					off += (size_t)snprintf(r->cpus + off, sizeof(r->cpus) - off, "%s%d", off ? "," : "",
-								(int)json_get_i64(co, "cpu", 0));
-			}
-		}
+		if ((storm = storm_flag(o)))
+			r->flags[strlen(r->flags)] = storm;
+		cpuline_mark_row(summary, o, r);
 	}
 	*ret = rows;
 	return (int)len;
@@ -199,6 +234,18 @@ static int cmp_u64(uint64_t a, uint64_t b)
 	return a < b ? -1 : a > b;
 }
 
+static int cmp_double(double a, double b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/* How much a row's p99 is worth in the p99 order: a real p99, then the p99 of too few runs
+ * (their slowest run), then none (idle) */
+static int p99_rank(const struct row *r)
+{
+	return r->idle ? 0 : table_few_runs(r, COL_P99) ? 1 : 2;
+}
+
 static int row_cmp(const void *pa, const void *pb, void *arg)
 {
 	const struct row *a = pa, *b = pb;
@@ -206,11 +253,15 @@ static int row_cmp(const void *pa, const void *pb, void *arg)
 	int r;
 
 	switch (order->key) {
-	case SORT_P99: r = -cmp_u64(a->p99_ns, b->p99_ns); break;
-	case SORT_MAX: r = -cmp_u64(a->max_ns, b->max_ns); break;
-	case SORT_RATE: r = a->rate < b->rate ? 1 : a->rate > b->rate ? -1 : 0; break;
+	case SORT_P99:
+		r = -cmp_u64((uint64_t)p99_rank(a), (uint64_t)p99_rank(b));
+		if (!r)
+			r = -cmp_u64(a->p99_ns, b->p99_ns);
+		break;
+	case SORT_MAX: r = -cmp_u64(a->idle ? 0 : a->max_ns, b->idle ? 0 : b->max_ns); break;
+	case SORT_RATE: r = -cmp_double(a->rate, b->rate); break;
 	case SORT_COUNT: r = -cmp_u64(a->count, b->count); break;
-	case SORT_TIME: r = a->time_share < b->time_share ? 1 : a->time_share > b->time_share ? -1 : 0; break;
+	case SORT_TIME: r = -cmp_double(a->time_share, b->time_share); break;
 	case SORT_IRQ: r = (a->irq > b->irq) - (a->irq < b->irq); break;
 	default: r = strcmp(a->name, b->name); break;
 	}
@@ -228,16 +279,68 @@ void table_sort(struct row *rows, int n, enum sort_key key, bool reverse)
 	qsort_r(rows, (size_t)n, sizeof(*rows), row_cmp, &order);
 }
 
-void fmt_count(char *buf, size_t len, double v)
+/* k, M, G above 100000: the part both numbers share */
+static bool fmt_large(char *buf, size_t len, double v)
 {
 	if (v < 100000)
-		snprintf(buf, len, "%.*f", v < 100 && v != (double)(uint64_t)v ? 1 : 0, v);
-	else if (v < 1e7)
+		return false;
+	if (v < 1e7)
 		snprintf(buf, len, "%.1fk", v / 1e3);
 	else if (v < 1e10)
 		snprintf(buf, len, "%.1fM", v / 1e6);
 	else
 		snprintf(buf, len, "%.1fG", v / 1e9);
+	return true;
+}
+
+void fmt_count(char *buf, size_t len, double v)
+{
+	if (!fmt_large(buf, len, v))
+		snprintf(buf, len, "%.0f", v);
+}
+
+void fmt_rate(char *buf, size_t len, double v)
+{
+	/* %.1f would print 99.95 as "100.0": round first, then choose the precision */
+	if (!fmt_large(buf, len, v))
+		snprintf(buf, len, "%.*f", v < 99.95 ? 1 : 0, v);
+}
+
+void fmt_latency(char *buf, size_t len, uint64_t ns, uint64_t runs, double q)
+{
+	if (!runs) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	fmt_duration(buf, len, ns, "");
+	if (q > 0 && runs < table_quantile_min_runs(q))
+		snprintf(buf + strlen(buf), len - strlen(buf), "*");
+}
+
+/* Three significant digits at most, so a small share is not written as 0: 12.5 1.25 0.12 0.012,
+ * "<.001" below what that shows */
+static void fmt_percent(char *buf, size_t len, double pct)
+{
+	if (pct >= 9.995)
+		snprintf(buf, len, "%.1f", pct);
+	else if (pct >= 0.0995 || pct <= 0)
+		snprintf(buf, len, "%.2f", pct);
+	else if (pct >= 0.0005)
+		snprintf(buf, len, "%.3f", pct);
+	else
+		snprintf(buf, len, "<.001");
+}
+
+static uint64_t latency_of(const struct row *r, enum column col)
+{
+	switch (col) {
+	case COL_AVG: return r->avg_ns;
+	case COL_P50: return r->p50_ns;
+	case COL_P90: return r->p90_ns;
+	case COL_P99: return r->p99_ns;
+	case COL_P999: return r->p999_ns;
+	default: return r->max_ns;
+	}
 }
 
 void table_cell(char *buf, size_t len, const struct row *r, enum column col)
@@ -247,23 +350,93 @@ void table_cell(char *buf, size_t len, const struct row *r, enum column col)
 	case COL_NAME: snprintf(buf, len, "%s", r->name); break;
 	case COL_CPUS: snprintf(buf, len, "%s", r->cpus); break;
 	case COL_COUNT: fmt_count(buf, len, (double)r->count); break;
-	case COL_RATE: fmt_count(buf, len, r->rate); break;
-	case COL_AVG: fmt_duration(buf, len, r->avg_ns, ""); break;
-	case COL_P50: fmt_duration(buf, len, r->p50_ns, ""); break;
-	case COL_P90: fmt_duration(buf, len, r->p90_ns, ""); break;
-	case COL_P99: fmt_duration(buf, len, r->p99_ns, ""); break;
-	case COL_P999: fmt_duration(buf, len, r->p999_ns, ""); break;
-	case COL_MAX: fmt_duration(buf, len, r->max_ns, ""); break;
-	case COL_TIME: snprintf(buf, len, "%.2f", r->time_share * 100); break;
+	case COL_RATE: fmt_rate(buf, len, r->rate); break;
+	case COL_AVG:
+	case COL_P50:
+	case COL_P90:
+	case COL_P99:
+	case COL_P999:
+	case COL_MAX:
+		fmt_latency(buf, len, latency_of(r, col), r->idle ? 0 : r->window_count, column_defs[col].quantile);
+		break;
+	case COL_TIME: fmt_percent(buf, len, r->time_share * 100); break;
 	case COL_SPURIOUS: fmt_count(buf, len, (double)r->spurious); break;
+	case COL_FLAGS: snprintf(buf, len, "%s", r->flags); break;
 	default: buf[0] = 0;
 	}
 }
 
-void table_print(FILE *f, struct row *rows, int n, const enum column *cols, int ncols)
+/* "--- label ---" centred in width w; the short label when the long one does not fit, alone
+ * when it only just fits; else dashes */
+static void put_span(char *out, int w, const char *label, const char *short_label)
 {
-	char cell[64];
+	const char *l = (int)strlen(label) + 2 <= w ? label : short_label;
+	int n = (int)strlen(l);
 
+	memset(out, '-', (size_t)w);
+	if (n + 2 <= w) {
+		int left = (w - n - 2) / 2;
+
+		out[left] = ' ';
+		memcpy(out + left + 1, l, (size_t)n);
+		out[left + 1 + n] = ' ';
+	} else if (n <= w) {
+		memset(out, ' ', (size_t)w);
+		memcpy(out + (w - n) / 2, l, (size_t)n);
+	}
+}
+
+void table_scope_line(char *buf, size_t len, const enum column *cols, const int *widths, int ncols,
+		      const char *window)
+{
+	char last[32], last_short[16];
+	bool total = !strcmp(window, "total");
+	size_t x = 0;
+
+	snprintf(last, sizeof(last), "last %s", window);
+	snprintf(last_short, sizeof(last_short), "%s", window);
+	if (!len)
+		return;
+	buf[0] = 0;
+	for (int c = 0; c < ncols;) {
+		enum scope s = column_defs[cols[c]].scope;
+		int w = widths[c], e = c + 1;
+
+		if (s != SCOPE_NONE && total)
+			s = SCOPE_START;
+		/* the span: the neighbours that cover the same */
+		while (e < ncols && column_defs[cols[e]].scope != SCOPE_NONE &&
+		       (total ? SCOPE_START : column_defs[cols[e]].scope) == s && s != SCOPE_NONE)
+			w += 1 + widths[e++];
+		if (x + (size_t)w + 2 > len)
+			break;
+		if (c)
+			buf[x++] = ' ';
+		if (s == SCOPE_NONE)
+			memset(buf + x, ' ', (size_t)w);
+		else if (s == SCOPE_START)
+			put_span(buf + x, w, "since start", "from start");
+		else
+			put_span(buf + x, w, last, last_short);
+		x += (size_t)w;
+		buf[x] = 0;
+		c = e;
+	}
+	/* nothing to the right of the last label */
+	while (x && buf[x - 1] == ' ')
+		buf[--x] = 0;
+}
+
+void table_print(FILE *f, json_object *summary, struct row *rows, int n, const enum column *cols, int ncols,
+		 const char *cpus)
+{
+	char cell[64], line[4096];
+	int widths[COL_COUNT_] = { 0 };
+
+	for (int c = 0; c < ncols; c++)
+		widths[c] = column_defs[cols[c]].width;
+	table_scope_line(line, sizeof(line), cols, widths, ncols, json_get_str(summary, "window", "?"));
+	fprintf(f, "%s\n", line);
 	for (int c = 0; c < ncols; c++) {
 		const struct column_def *d = &column_defs[cols[c]];
 
@@ -278,6 +451,8 @@ void table_print(FILE *f, struct row *rows, int n, const enum column *cols, int 
 			fprintf(f, "%s%*s", c ? " " : "", d->left ? -d->width : d->width, cell);
 		}
 		fputc('\n', f);
+		if (cpus && cpuline_text(line, sizeof(line), summary, &rows[i], cpus) > 0)
+			fprintf(f, "      %s\n", line);
 	}
 }
 

@@ -87,6 +87,7 @@ static int start_screen(struct top *t)
 		init_pair(PAIR_P99, COLOR_RED, -1);
 		init_pair(PAIR_MAX, COLOR_YELLOW, -1);
 		init_pair(PAIR_WARN, COLOR_YELLOW, -1);
+		init_pair(PAIR_STORM, COLOR_MAGENTA, -1);
 	}
 	return 0;
 }
@@ -101,6 +102,10 @@ static void top_init(struct top *t, struct irqlat_conn *conn, const struct cli *
 	if (window_parse(c->window, &w) >= 0)
 		t->window = w;
 	t->nwant = table_columns(c->columns, true, t->want, COL_COUNT_);
+	if (c->cpus) {
+		snprintf(t->cpus, sizeof(t->cpus), "%s", c->cpus);
+		t->percpu = true;	/* -C asks for those CPUs' lines */
+	}
 }
 
 static void top_done(struct top *t)

@@ -7,40 +7,43 @@
 #include <string.h>
 #include <curses.h>
 #include "top_screen.h"
+#include "cpuline.h"
+#include "notes.h"
 #include "tptable.h"
 #include "common/json.h"
 #include "common/util.h"
 
 #define TP_LINES_MAX 4	/* tracepoint rows on the screen at most */
-#define NAME_MIN 8
+#define NAME_MIN 8	/* what NAME shrinks to when nothing else can go */
+#define NAME_FIT 16	/* what NAME keeps while other columns can be dropped */
 #define NAME_MAX_W 24
 
-/* Which of the wanted columns fit in `width` (dropping them in their drop order), and how
- * wide NAME may be. */
+/* The width of the wanted columns that keep[] keeps, NAME counted as name_w */
+static int columns_width(const struct top *t, const bool *keep, int name_w)
+{
+	int used = -1;
+
+	for (int i = 0; i < t->nwant; i++)
+		if (keep[t->want[i]])
+			used += 1 + (t->want[i] == COL_NAME ? name_w : column_defs[t->want[i]].width);
+	return used;
+}
+
+/* Which of the wanted columns fit in `width` (dropping them in their drop order, but never
+ * the sort column, while NAME keeps NAME_FIT; then NAME shrinks), and how wide NAME may be. */
 static int fit_columns(const struct top *t, int width, enum column *cols, int *name_w)
 {
 	bool keep[COL_COUNT_] = { false };
+	enum column sorted = sort_defs[t->sort].column;
 	int n = 0, used;
 
 	for (int i = 0; i < t->nwant; i++)
 		keep[t->want[i]] = true;
-	for (int rank = 1;; rank++) {
-		bool dropped = false;
-
-		used = -1;
-		for (int i = 0; i < t->nwant; i++)
-			if (keep[t->want[i]])
-				used += 1 + (t->want[i] == COL_NAME ? NAME_MIN : column_defs[t->want[i]].width);
-		if (used <= width)
-			break;
+	for (int rank = 1; rank <= COL_COUNT_ && columns_width(t, keep, NAME_FIT) > width; rank++)
 		for (int c = 0; c < COL_COUNT_; c++)
-			if (column_defs[c].drop == rank) {
+			if (column_defs[c].drop == rank && c != (int)sorted)
 				keep[c] = false;
-				dropped = true;
-			}
-		if (!dropped)
-			break;
-	}
+	used = columns_width(t, keep, NAME_MIN);
 	*name_w = NAME_MIN + (width > used ? width - used : 0);
 	if (*name_w > NAME_MAX_W)
 		*name_w = NAME_MAX_W;
@@ -74,77 +77,94 @@ static void fmt_uptime(char *buf, size_t len, double s)
 		snprintf(buf, len, "%lu:%02lu:%02lu", v / 3600, v % 3600 / 60, v % 60);
 }
 
+/* The line under the header: what is being typed, a message, or the filters in force */
+static bool draw_prompt(struct top *t, int y)
+{
+	if (t->prompt == PROMPT_NAME) {
+		mvprintw(y, 0, "filter: %s_  (Enter keeps, Esc clears)", t->filter);
+	} else if (t->prompt == PROMPT_CPUS) {
+		mvprintw(y, 0, "CPUs: %s_  (a list like 1 or 0-3,8; Enter applies, Esc shows all)  %s", t->cpus_typed, t->msg);
+	} else if (t->msg[0]) {
+		attron((t->color ? COLOR_PAIR(PAIR_WARN) : 0) | A_BOLD);
+		mvprintw(y, 0, "%.*s", COLS, t->msg);
+		attroff(COLOR_PAIR(PAIR_WARN) | A_BOLD);
+	} else if (t->filter[0]) {	/* the CPU filter is on the first line */
+		mvprintw(y, 0, "filter: %s", t->filter);
+	} else {
+		return false;
+	}
+	return true;
+}
+
 int top_draw_header(struct top *t)
 {
 	json_object *b = NULL;
-	char up[32], rate[32], cost[96];
-	int handlers;
+	char up[32], rate[32], cost[160], th[16];
+	enum column cols[COL_COUNT_];
+	struct notes notes;
+	int handlers, name_w, ncols, y = 2;
 
 	fmt_uptime(up, sizeof(up), json_get_double(t->summary, "uptime_s", 0));
-	fmt_count(rate, sizeof(rate), json_get_double(t->summary, "rate", 0));
+	fmt_rate(rate, sizeof(rate), json_get_double(t->summary, "rate", 0));
 	handlers = json_has(t->summary, "handlers") ? (int)json_get_i64(t->summary, "handlers", 0) : t->nrows;
-	mvprintw(0, 0, "irqlat - up %s, %s IRQ/s, %d handlers, window %s", up, rate, handlers, window_name(t->window));
+	mvprintw(0, 0, "irqlat - up %s, %s IRQ/s, %d handlers, window %s%s%s", up, rate, handlers,
+		 window_name(t->window), t->cpus[0] ? ", CPUs " : "", t->cpus);
 	if (t->summary)
 		json_object_object_get_ex(t->summary, "bpf", &b);
+	/* the number first: on a narrow terminal the explanation is what gets cut */
 	if (t->cost_ns >= 0 && b && json_get_u64(b, "run_cnt", 0))
-		snprintf(cost, sizeof(cost), "cost: %.0f ns/IRQ", t->cost_ns);
+		snprintf(cost, sizeof(cost), "cost: %.0f ns/IRQ " COST_MEANING, t->cost_ns);
 	else
 		snprintf(cost, sizeof(cost), "cost: n/a (sysctl kernel.bpf_stats_enabled=1)");
-	mvprintw(1, 0, "%s, drops: %llu", cost, (unsigned long long)table_drops(t->summary));
-	if (t->threshold_ns) {
-		char th[16];
+	fmt_duration(th, sizeof(th), t->threshold_ns, "");
+	mvprintw(1, 0, "%.*s", COLS, "");
+	printw("drops: %llu, outlier threshold %s, ", (unsigned long long)table_drops(t->summary),
+	       t->threshold_ns ? th : "off");
+	printw("%.*s", COLS - getcurx(stdscr) > 0 ? COLS - getcurx(stdscr) : 0, cost);
+	if (draw_prompt(t, y))
+		y++;
+	ncols = fit_columns(t, COLS, cols, &name_w);
+	{
+		_cleanup_free_ struct row *shown = calloc((size_t)t->nvis + 1, sizeof(*shown));
 
-		fmt_duration(th, sizeof(th), t->threshold_ns, "");
-		printw(", outlier threshold %s", th);
+		for (int i = 0; shown && i < t->nvis; i++)
+			shown[i] = t->rows[t->vis[i]];
+		notes_collect(&notes, t->summary, shown, shown ? t->nvis : 0, cols, ncols);
 	}
-	if (t->msg[0]) {
-		if (t->color)
-			attron(COLOR_PAIR(PAIR_WARN) | A_BOLD);
-		else
-			attron(A_BOLD);
-		mvprintw(2, 0, "%.*s", COLS, t->msg);
-		attroff(COLOR_PAIR(PAIR_WARN) | A_BOLD);
-	} else if (t->filtering || t->filter[0]) {
-		mvprintw(2, 0, "filter: %s%s", t->filter, t->filtering ? "_  (Enter keeps, Esc clears)" : "");
+	for (int i = 0; i < notes.n && y < LINES - 4; i++, y++) {
+		int attr = i < notes.warnings ? (t->color ? COLOR_PAIR(PAIR_WARN) : 0) | A_BOLD : 0;
+
+		attron(attr);
+		mvprintw(y, 0, "%.*s", COLS, notes.line[i]);
+		attroff(attr);
 	}
-	return 3;
+	return y;
 }
 
 static int row_pair(const struct top *t, const struct row *r)
 {
-	if (!t->color || !t->threshold_ns)
+	if (!t->color || r->idle)
 		return 0;
-	if (r->p99_ns >= t->threshold_ns)
+	if (strchr(r->flags, FLAG_STORM) || strchr(r->flags, FLAG_UNHANDLED))
+		return PAIR_STORM;
+	if (!t->threshold_ns)
+		return 0;
+	/* a p99 of too few runs is their slowest run: only the maximum crossed */
+	if (r->p99_ns >= t->threshold_ns && !table_few_runs(r, COL_P99))
 		return PAIR_P99;
 	if (r->max_ns >= t->threshold_ns)
 		return PAIR_MAX;
 	return 0;
 }
 
-static void draw_cpus(struct top *t, int y, const struct row *r, double wsecs)
+/* Under a row: its affinity and its CPUs (those of the CPU filter), cut to the width */
+static void draw_cpus(struct top *t, int y, const struct row *r)
 {
-	json_object *irqs, *h, *cpus;
-	int x = 6;
+	char line[1024];
 
-	if (!json_object_object_get_ex(t->summary, "irqs", &irqs) || !(h = json_object_array_get_idx(irqs, (size_t)r->src)) ||
-	    !json_object_object_get_ex(h, "cpus", &cpus))
+	if (cpuline_text(line, sizeof(line), t->summary, r, t->cpus[0] ? t->cpus : NULL) < 0)
 		return;
-	mvprintw(y, 2, "cpu:");
-	for (size_t k = 0; k < json_object_array_length(cpus); k++) {
-		json_object *co = json_object_array_get_idx(cpus, k);
-		uint64_t wc = json_get_u64(co, "window_count", 0);
-		char cnt[16], rate[16], cell[64];
-		int n;
-
-		fmt_count(cnt, sizeof(cnt), (double)json_get_u64(co, "count", 0));
-		fmt_count(rate, sizeof(rate), wsecs > 0 ? (double)wc / wsecs : 0);
-		n = snprintf(cell, sizeof(cell), " %d: %s (%s/s, %.0f%%)", (int)json_get_u64(co, "cpu", 0), cnt, rate,
-			     r->rate > 0 && wsecs > 0 ? 100.0 * (double)wc / wsecs / r->rate : 0);
-		if (x + n >= COLS)
-			break;
-		mvprintw(y, x, "%s", cell);
-		x += n;
-	}
+	put_cell(y, 6, COLS - 6, true, line);
 }
 
 /* The tracepoint section: the same table as the batch output (tptable.c), cut to the width. */
@@ -158,7 +178,7 @@ static void draw_tracepoints(int y, json_object *summary, int nlines)
 
 	if (!f)
 		return;
-	tp_print_section(f, summary);
+	tp_print_section(f, summary, COLS);
 	fclose(f);
 	for (line = strtok_r(text, "\n", &save); line && nlines > 0; line = strtok_r(NULL, "\n", &save), nlines--) {
 		if (first)
@@ -196,14 +216,44 @@ static void draw_column_header(struct top *t, int y, const enum column *cols, in
 	attroff(A_REVERSE);
 }
 
+/* The key line, as much of it as fits: the least needed keys go first (? lists them all) */
+static void draw_footer(int y)
+{
+	static const struct {
+		const char *text;
+		int rank;	/* dropped from the highest */
+	} items[] = {
+		{ "q quit", 0 }, { "? help", 0 }, { NULL, 2 } /* sort keys */, { "R reverse", 8 }, { "w window", 3 },
+		{ "c per-CPU", 5 }, { "C CPUs", 6 }, { "/ filter", 4 }, { "Enter histogram", 1 },
+	};
+	char keys[64], line[256];
+	int drop_above = 9;
+
+	table_sort_keys(keys, sizeof(keys));
+	strcat(keys, " sort");
+	for (;; drop_above--) {
+		size_t off = 0;
+
+		line[0] = 0;
+		for (unsigned i = 0; i < ELEMENTSOF(items); i++)
+			if (items[i].rank <= drop_above)
+				off += (size_t)snprintf(line + off, sizeof(line) - off, "%s%s", off ? "  " : "",
+							items[i].text ? items[i].text : keys);
+		if ((int)off <= COLS || drop_above == 0)
+			break;
+	}
+	attron(A_DIM);
+	mvprintw(y, 0, "%.*s", COLS, line);
+	attroff(A_DIM);
+}
+
 static void draw_table(struct top *t)
 {
 	enum column cols[COL_COUNT_];
-	int name_w, ncols, y = top_draw_header(t), bottom = LINES - 1, rows_h;
+	int name_w, ncols, y = top_draw_header(t), bottom = LINES - 1, rows_h, widths[COL_COUNT_];
 	json_object *tps = NULL;
 	int tp_lines = 0;
-	char cell[64], keys[64], line[160];
-	double wsecs = json_get_double(t->summary, "window_s", 0);
+	char cell[64], scope[512];
 
 	ncols = fit_columns(t, COLS, cols, &name_w);
 	if (t->summary && json_object_object_get_ex(t->summary, "tracepoints", &tps) &&
@@ -211,9 +261,13 @@ static void draw_table(struct top *t)
 		tp_lines = 2 + (int)json_object_array_length(tps);	/* a blank line, the header, rows */
 		if (tp_lines > TP_LINES_MAX + 2)
 			tp_lines = TP_LINES_MAX + 2;
-		if (bottom - tp_lines - y < 3)
+		if (bottom - tp_lines - y < 4)
 			tp_lines = 0;	/* too short a terminal: the handlers come first */
 	}
+	for (int c = 0; c < ncols; c++)
+		widths[c] = cols[c] == COL_NAME ? name_w : column_defs[cols[c]].width;
+	table_scope_line(scope, sizeof(scope), cols, widths, ncols, window_name(t->window));
+	mvprintw(y++, 0, "%.*s", COLS, scope);
 	draw_column_header(t, y++, cols, ncols, name_w);
 	rows_h = bottom - y - tp_lines;
 	if (rows_h < 1)
@@ -232,33 +286,27 @@ static void draw_table(struct top *t)
 		int pair = row_pair(t, r), attr = (i == t->sel && t->view == VIEW_TABLE) ? A_REVERSE : 0, x = 0;
 
 		if (pair)
-			attr |= COLOR_PAIR(pair) | (pair == PAIR_P99 ? A_BOLD : 0);
+			attr |= COLOR_PAIR(pair) | (pair == PAIR_P99 || pair == PAIR_STORM ? A_BOLD : 0);
 		attron(attr);
 		if (attr & A_REVERSE)
 			mvhline(y, 0, ' ', COLS);
 		for (int c = 0; c < ncols; c++) {
-			const struct column_def *d = &column_defs[cols[c]];
-			int w = cols[c] == COL_NAME ? name_w : d->width;
-
 			table_cell(cell, sizeof(cell), r, cols[c]);
-			put_cell(y, x, w, d->left, cell);
-			x += w + 1;
+			put_cell(y, x, widths[c], column_defs[cols[c]].left, cell);
+			x += widths[c] + 1;
 		}
 		attroff(attr);
 		y++;
 		if (t->percpu)
-			draw_cpus(t, y++, r, wsecs);
+			draw_cpus(t, y++, r);
 	}
 	if (!t->nvis)
-		mvprintw(y, 0, t->summary ? (t->filter[0] ? "no handler matches '%s'" : "no hard IRQ handled yet")
-					  : "waiting for irqlatd", t->filter);
+		mvprintw(y, 0, "%s", !t->summary ? "waiting for irqlatd"
+				     : t->filter[0] || t->cpus[0] ? "no handler matches the filter"
+								  : "no hard IRQ handled yet");
 	if (tp_lines)
 		draw_tracepoints(bottom - tp_lines + 1, t->summary, tp_lines - 1);
-	table_sort_keys(keys, sizeof(keys));
-	snprintf(line, sizeof(line), "q quit  ? help  %s sort  R reverse  w window  c CPUs  / filter  Enter histogram", keys);
-	attron(A_DIM);
-	mvprintw(bottom, 0, "%.*s", COLS, line);
-	attroff(A_DIM);
+	draw_footer(bottom);
 }
 
 static void help_line(int *y, const char *s)
@@ -268,32 +316,61 @@ static void help_line(int *y, const char *s)
 	(*y)++;
 }
 
+/* A paragraph, wrapped at the terminal's width at spaces; lines after the first indented by
+ * `indent` */
+static void help_para(int *y, const char *s, int indent)
+{
+	int width = COLS > 20 ? COLS : 20, first = 1;
+
+	while (*s) {
+		int room = width - (first ? 0 : indent), len = (int)strlen(s), cut = len;
+
+		if (len > room) {
+			for (cut = room; cut > 0 && s[cut] != ' '; cut--)
+				;
+			if (!cut)
+				cut = room;
+		}
+		if (*y < LINES)
+			mvprintw(*y, first ? 0 : indent, "%.*s", cut, s);
+		(*y)++;
+		s += cut;
+		while (*s == ' ')
+			s++;
+		first = 0;
+	}
+}
+
 static void draw_help(void)
 {
-	static const char *const after[] = {
-		"  c  per-CPU breakdown under each handler",
-		"  up/down PgUp/PgDn Home/End  move the selection",
-		"  Enter  histogram of the selected handler (Enter or Esc: back)",
-		"  /  filter by name (Enter keeps it, Esc clears it)",
-		"  ?  this help         q  quit",
-		"",
-		"Rows in red: p99 at or above the daemon's outlier threshold; yellow: max only.",
-		"NO_COLOR or a terminal without colours turns colours off.",
-		"AVG P50 P99 P99.9 MAX: time in the handler; %TIME: share of wall time in it.",
-		"cost: ns of BPF run time per IRQ (needs sysctl kernel.bpf_stats_enabled=1",
-		"or irqlatd --bpf-stats).",
-		"",
-		"Any key: back",
+	static const char *const keys[] = {
+		"  c  per-CPU lines: the IRQ's affinity, and each CPU's count, rate and share",
+		"  C  only handlers that ran on these CPUs (1, 0-3,8), with those CPUs' lines",
+		"  up/down PgUp/PgDn Home/End  select;  Enter  histogram (Enter or Esc: back)",
+		"  /  filter by name (Enter keeps it, Esc clears it);  ?  this help;  q  quit",
+	};
+	static const char *const paras[] = {
+		"Default order %TIME: the share of time in the handler, so what costs the CPUs most comes first; "
+		"a handler with a few runs rarely leads it. Sorted by P99, handlers with too few runs for a p99 "
+		"come after those with enough.",
+		"COUNT CPUS SPURIOUS: since irqlatd started; the others: the window. -: no run in the window. *: "
+		"too few runs for that percentile (P50 2, P90 10, P99 100, P99.9 1000): their slowest run.",
+		"FLAGS: S storm, U mostly unhandled (IRQ_NONE), I ran on an isolated or nohz_full CPU, A outside the "
+		"IRQ's affinity (! marks those CPUs). Red: p99 over the outlier threshold; yellow: max only; "
+		"magenta: storm.",
+		"cost: irqlatd's BPF time per IRQ, entry+exit (sysctl kernel.bpf_stats_enabled=1 or irqlatd "
+		"--bpf-stats); higher at low IRQ rates (cold caches). Other BPF programs on the IRQ tracepoints "
+		"add their cost to every time shown: a line under the header names them.",
 	};
 	char line[160], item[SORT_COUNT_ + 1][40];
 	size_t off = 0;
 	int y = 0;
 
 	help_line(&y, "irqlat --top: hard-IRQ handler latency, measured by irqlatd");
-	help_line(&y, "");
 	/* the sort keys, three to a line, from the table that the keys themselves use */
 	for (int i = 0; i < SORT_COUNT_; i++)
-		snprintf(item[i], sizeof(item[i]), "%c  sort by %s", sort_defs[i].key, column_defs[sort_defs[i].column].header);
+		snprintf(item[i], sizeof(item[i]), "%c  sort by %s%s", sort_defs[i].key, column_defs[sort_defs[i].column].header,
+			 i == table_sort_key(SORT_DEFAULT) ? " *" : "");
 	snprintf(item[SORT_COUNT_], sizeof(item[SORT_COUNT_]), "R  reverse the sort");
 	for (int i = 0; i <= SORT_COUNT_; i++) {
 		bool last = i % 3 == 2 || i == SORT_COUNT_;
@@ -310,10 +387,14 @@ static void draw_help(void)
 	off = (size_t)snprintf(line, sizeof(line), "  w  window: ");
 	for (int w = 0; w < WINDOW_COUNT; w++)
 		off += (size_t)snprintf(line + off, sizeof(line) - off, "%s%s", w ? ", " : "", window_name((enum window)w));
-	snprintf(line + off, sizeof(line) - off, " (rates and percentiles)");
+	snprintf(line + off, sizeof(line) - off, " (rates, percentiles, FLAGS)");
 	help_line(&y, line);
-	for (unsigned i = 0; i < ELEMENTSOF(after); i++)
-		help_line(&y, after[i]);
+	for (unsigned i = 0; i < ELEMENTSOF(keys); i++)
+		help_line(&y, keys[i]);
+	for (unsigned i = 0; i < ELEMENTSOF(paras); i++)
+		help_para(&y, paras[i], 2);
+	y = y < LINES - 1 ? y : LINES - 1;
+	help_line(&y, "q quits; any other key goes back (* above: the default order)");
 }
 
 void top_draw(struct top *t)

@@ -42,16 +42,18 @@ static void draw_bars(struct top *t, int y, int bottom)
 		mvprintw(y, 0, "no runs of this handler in the %s window (w changes the window)", window_name(t->window));
 		return;
 	}
+	uint64_t runs = json_get_u64(h, "window_count", 0);
+
 	q[0] = json_get_u64(h, "p50_ns", 0);
 	q[1] = json_get_u64(h, "p99_ns", 0);
 	q[2] = json_get_u64(h, "p999_ns", 0);
-	fmt_duration(a, sizeof(a), json_get_u64(h, "avg_ns", 0), "");
-	fmt_duration(b, sizeof(b), q[0], "");
-	fmt_duration(c, sizeof(c), q[1], "");
-	fmt_duration(d, sizeof(d), q[2], "");
-	fmt_duration(e, sizeof(e), json_get_u64(h, "max_ns", 0), "");
-	mvprintw(y++, 0, "%llu runs: avg %s  p50 %s  p99 %s  p99.9 %s  max %s",
-		 (unsigned long long)json_get_u64(h, "window_count", 0), a, b, c, d, e);
+	/* '*' on a percentile of too few runs, as in the table */
+	fmt_latency(a, sizeof(a), json_get_u64(h, "avg_ns", 0), runs, 0);
+	fmt_latency(b, sizeof(b), q[0], runs, 0.5);
+	fmt_latency(c, sizeof(c), q[1], runs, 0.99);
+	fmt_latency(d, sizeof(d), q[2], runs, 0.999);
+	fmt_latency(e, sizeof(e), json_get_u64(h, "max_ns", 0), runs, 0);
+	mvprintw(y++, 0, "%llu runs: avg %s  p50 %s  p99 %s  p99.9 %s  max %s", (unsigned long long)runs, a, b, c, d, e);
 	/* more non-empty buckets than lines: neighbours share a line */
 	avail = bottom - y - 1;
 	if (avail < 1)

@@ -4,11 +4,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <curses.h>
+#include "cpuline.h"
 #include "top_screen.h"
+#include "common/cpulist.h"
 
 static bool matches_filter(const struct top *t, const struct row *r)
 {
-	return !t->filter[0] || strcasestr(r->name, t->filter);
+	json_object *irqs;
+
+	if (t->filter[0] && !strcasestr(r->name, t->filter))
+		return false;
+	if (!t->cpus[0])
+		return true;
+	return json_object_object_get_ex(t->summary, "irqs", &irqs) &&
+	       cpuline_ran_on(json_object_array_get_idx(irqs, (size_t)r->src), t->cpus);
 }
 
 static void keep_selection(struct top *t, int i)
@@ -60,21 +69,66 @@ static void select_row(struct top *t, int i)
 	keep_selection(t, i);
 }
 
-static enum key_action filter_key(struct top *t, int ch)
+/* Typing into a text field of len bytes: 1 when the key edited it, 0 when it was Enter,
+ * -1 when it was Esc */
+static int edit_key(char *text, size_t size, int ch, bool (*allowed)(int))
 {
-	size_t len = strlen(t->filter);
+	size_t len = strlen(text);
 
-	if (ch == 27) {		/* Esc */
-		t->filter[0] = 0;
-		t->filtering = false;
-	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-		t->filtering = false;
-	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+	if (ch == 27)		/* Esc */
+		return -1;
+	if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
+		return 0;
+	if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
 		if (len)
-			t->filter[len - 1] = 0;
-	} else if (ch >= 32 && ch < 127 && len + 1 < sizeof(t->filter)) {
-		t->filter[len] = (char)ch;
-		t->filter[len + 1] = 0;
+			text[len - 1] = 0;
+	} else if (allowed(ch) && len + 1 < size) {
+		text[len] = (char)ch;
+		text[len + 1] = 0;
+	}
+	return 1;
+}
+
+static bool printable(int ch)
+{
+	return ch >= 32 && ch < 127;
+}
+
+static bool cpulist_char(int ch)
+{
+	return (ch >= '0' && ch <= '9') || ch == ',' || ch == '-';
+}
+
+static enum key_action prompt_key(struct top *t, int ch)
+{
+	int r;
+
+	if (t->prompt == PROMPT_NAME) {
+		/* the name filter applies as it is typed */
+		r = edit_key(t->filter, sizeof(t->filter), ch, printable);
+		if (r < 0)
+			t->filter[0] = 0;
+		if (r <= 0)
+			t->prompt = PROMPT_NONE;
+		top_rebuild(t);
+		return KEY_REDRAW;
+	}
+	/* the CPU list applies on Enter, once it is one */
+	r = edit_key(t->cpus_typed, sizeof(t->cpus_typed), ch, cpulist_char);
+	if (r < 0) {
+		t->cpus[0] = 0;
+		t->prompt = PROMPT_NONE;
+		t->msg[0] = t->connected ? 0 : t->msg[0];	/* a "not a CPU list" of the prompt */
+	} else if (!r) {
+		if (cpulist_check(t->cpus_typed) < 0) {
+			snprintf(t->msg, sizeof(t->msg), "not a CPU list: '%s' (like 1 or 0-3,8)", t->cpus_typed);
+			return KEY_REDRAW;
+		}
+		snprintf(t->cpus, sizeof(t->cpus), "%s", t->cpus_typed);
+		if (t->cpus[0])
+			t->percpu = true;	/* the lines of those CPUs are what was asked for */
+		t->prompt = PROMPT_NONE;
+		t->msg[0] = t->connected ? 0 : t->msg[0];
 	}
 	top_rebuild(t);
 	return KEY_REDRAW;
@@ -88,8 +142,8 @@ enum key_action top_key(struct top *t, int ch)
 		clearok(curscr, TRUE);
 		return KEY_REDRAW;
 	}
-	if (t->filtering)
-		return filter_key(t, ch);
+	if (t->prompt != PROMPT_NONE)
+		return prompt_key(t, ch);
 	if (t->view == VIEW_HELP) {
 		t->view = VIEW_TABLE;
 		return ch == 'q' ? KEY_QUIT : KEY_REDRAW;
@@ -117,8 +171,11 @@ enum key_action top_key(struct top *t, int ch)
 		t->view = VIEW_HELP;
 		return KEY_REDRAW;
 	case '/':
+	case 'C':
 		if (t->view == VIEW_TABLE) {
-			t->filtering = true;
+			t->prompt = ch == '/' ? PROMPT_NAME : PROMPT_CPUS;
+			if (ch == 'C')
+				snprintf(t->cpus_typed, sizeof(t->cpus_typed), "%s", t->cpus);
 			t->msg[0] = t->connected ? 0 : t->msg[0];
 		}
 		return KEY_REDRAW;

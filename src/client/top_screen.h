@@ -14,7 +14,9 @@
 #include "common/window.h"
 
 enum view { VIEW_TABLE, VIEW_HIST, VIEW_HELP };
-enum { PAIR_P99 = 1, PAIR_MAX, PAIR_WARN };
+enum { PAIR_P99 = 1, PAIR_MAX, PAIR_WARN, PAIR_STORM };
+/* what the keys type into, on the line under the header */
+enum prompt { PROMPT_NONE, PROMPT_NAME, PROMPT_CPUS };
 /* what a key asks of the loop, the strongest of a burst of keys winning */
 enum key_action { KEY_NONE, KEY_REDRAW, KEY_FETCH, KEY_QUIT };
 
@@ -43,8 +45,10 @@ struct top {
 	int sel_irq;		/* selection follows the handler across refreshes and re-sorts */
 	char sel_name[32];
 	bool percpu;
-	bool filtering;
-	char filter[32];
+	enum prompt prompt;
+	char filter[32];	/* rows whose name has it */
+	char cpus[CLI_CPUS_MAX + 1];	/* -C or the C key: rows of handlers that ran on these CPUs, "" all */
+	char cpus_typed[CLI_CPUS_MAX + 1];	/* the C prompt's text until Enter */
 
 	uint64_t threshold_ns;
 	bool color;

@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <json-c/json.h>
 
-/* The "tracepoints" array of a summary as a table; nothing when it is empty or missing. */
-void tp_print_section(FILE *f, json_object *summary);
+/* The "tracepoints" array of a summary as a table, after a blank line; nothing when it is
+ * empty or missing. width > 0: columns are dropped (LATE50, MISSED, PERIOD, LATEMAX, GAPS,
+ * LATE99, in that order) until each line fits in width with some of LAST; 0: all of them. */
+void tp_print_section(FILE *f, json_object *summary, int width);
 /* The answer to detach|attach (cmd) of target, for a person. */
 void tp_print_result(FILE *f, json_object *answer, const char *cmd, const char *target);
 

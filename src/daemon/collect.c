@@ -43,7 +43,9 @@ int collector_init(struct collector *c, struct loader *bpf)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < c->ncells; i++)
 		c->cells[i].series = -1;
-	return 0;
+	c->topology = calloc(1, sizeof(*c->topology));
+	c->peers = calloc(1, sizeof(*c->peers));
+	return c->topology && c->peers ? 0 : -ENOMEM;
 }
 
 void collector_free(struct collector *c)
@@ -60,6 +62,13 @@ void collector_free(struct collector *c)
 	free(c->series);
 	free(c->cells);
 	free(c->cpu_delta);
+	storm_free(&c->storms);
+	if (c->topology)
+		topology_free(c->topology);
+	free(c->topology);
+	if (c->peers)
+		bpf_peers_free(c->peers);
+	free(c->peers);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -239,6 +248,8 @@ static int tick_series(struct collector *c, unsigned si, struct tick_buf *buf)
 	struct tick_delta td = { .sum_ns = sum, .max_ns = max, .aux = aux, .cpu_count = c->cpu_delta,
 				 .ncpus = s->ncpus, .bucket = c->delta };
 
+	if (s->kind == KIND_HARDIRQ && storm_feed(&c->storms, si, s->sub, s->name, n, aux) < 0)
+		log_error("out of memory: no storm detection for IRQ %u (%s)", s->sub, s->name);
 	s->count += n;
 	s->sum_ns += sum;
 	s->aux += aux;
@@ -291,6 +302,11 @@ int collector_tick(struct collector *c)
 	clock_gettime(CLOCK_REALTIME, &wall);
 	c->snap_wall_s = (double)wall.tv_sec + wall.tv_nsec / 1e9;
 	c->tick_ns[c->tick % TICK_TIMES] = c->snap_end_ns;
+	/* this tick's runs and IRQ_NONE returns of each handler, to the storm rules (storm.h);
+	 * tick_series fed those that ran */
+	uint64_t begin = c->tick ? c->tick_ns[(c->tick - 1) % TICK_TIMES] : c->start_ns;
+
+	storm_tick(&c->storms, (double)(c->snap_end_ns - begin) / 1e9, c->snap_end_ns, storm_journal, NULL);
 	c->tick++;
 	return err;
 }

@@ -8,9 +8,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "common/window.h"
+#include "bpf_peers.h"
+#include "cpu_topology.h"
 #include "hist.h"
 #include "loader.h"
 #include "ticks.h"
+#include "storm.h"
 
 #define WINDOW_TICKS_MAX 60
 
@@ -65,6 +68,11 @@ struct collector {
 	uint64_t delta[HIST_BUCKETS];
 	uint64_t *cpu_delta;
 	unsigned cpu_delta_cap;
+	/* beside the cells: storms, fed every tick (storm.c); where CPUs and IRQs may run and
+	 * the other BPF programs on the IRQ tracepoints, read when a client asks (report.c) */
+	struct storm storms;
+	struct cpu_topology *topology;
+	struct bpf_peers *peers;
 };
 
 uint64_t now_ns(void);

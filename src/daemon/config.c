@@ -56,10 +56,13 @@ void daemon_config_defaults(struct daemon_config *c)
 	c->outlier_rate = 10;
 	c->log_target = LOG_TARGET_AUTO;
 	snprintf(c->tracepoints[0].name, TP_NAME_MAX, "%s", DEFAULT_TRACEPOINT);
+	snprintf(c->tracepoints[0].module, TP_MODULE_MAX, "%s", DEFAULT_TRACEPOINT_MODULE);
 	c->ntracepoints = 1;
 	snprintf(c->config_path, sizeof(c->config_path), "%s", DEFAULT_CONFIG);
 	c->summary_interval_s = 600;
 	c->tracepoint_priority = LOG_DEBUG;
+	c->tracepoint_rate = TRACEPOINT_RATE_DEFAULT;
+	c->event_history = EVENT_HISTORY_DEFAULT;
 }
 
 void config_thresholds(const struct daemon_config *c, uint64_t out[KINDS])
@@ -191,29 +194,44 @@ static struct tp_config *tp_config_find(struct daemon_config *c, const char *nam
 int config_tracepoint_add(struct daemon_config *c, const char *name, size_t len, const struct config_origin *at,
 			  struct config_error *e)
 {
+	struct tp_config *t;
+
 	if (!len || len >= TP_NAME_MAX)
 		return key_fail(e, -EINVAL, at, "tracepoint", "takes SYSTEM:EVENT of 1 to %d bytes", TP_NAME_MAX - 1);
 	if (tp_config_find(c, name, len))
 		return 0;	/* named twice: once is enough */
 	if (c->ntracepoints == MAX_TRACEPOINTS)
 		return key_fail(e, -EINVAL, at, "tracepoint", "names more than %d tracepoints", MAX_TRACEPOINTS);
-	memset(&c->tracepoints[c->ntracepoints], 0, sizeof(c->tracepoints[0]));
-	snprintf(c->tracepoints[c->ntracepoints++].name, TP_NAME_MAX, "%.*s", (int)len, name);
+	t = &c->tracepoints[c->ntracepoints++];
+	memset(t, 0, sizeof(*t));
+	snprintf(t->name, TP_NAME_MAX, "%.*s", (int)len, name);
+	if (!strcmp(t->name, DEFAULT_TRACEPOINT))	/* ours: its module is known */
+		snprintf(t->module, TP_MODULE_MAX, "%s", DEFAULT_TRACEPOINT_MODULE);
 	return 0;
 }
 
-/* "SYSTEM:EVENT=VALUE" for a tracepoint already in the list */
+/* "SYSTEM:EVENT=VALUE" for a tracepoint already in the list: tracepoint-period,
+ * tracepoint-counter, tracepoint-journal, tracepoint-module */
 static int tp_setting(struct daemon_config *c, const char *key, const char *value, const struct config_origin *at,
 		      struct config_error *e)
 {
-	bool period = !strcmp(key, "tracepoint-period");
+	static const char *const journal_names[] = { [TP_JOURNAL_OFF] = "off", [TP_JOURNAL_DEBUG] = "debug",
+						      [TP_JOURNAL_INFO] = "info" };
+	static const char *const examples[] = { "DURATION (e.g. silly:me_silly=1000ms)", "ARG (e.g. silly:me_silly=count)",
+						"off, debug or info (e.g. silly:me_silly=info)",
+						"MODULE (e.g. silly:me_silly=sillymod)" };
+	static const char *const keys[] = { "tracepoint-period", "tracepoint-counter", "tracepoint-journal",
+					    "tracepoint-module" };
+	unsigned which = 0;
 	const char *eq = strchr(value, '=');
 	struct tp_config *t;
 	uint64_t ns;
 
+	while (which < ELEMENTSOF(keys) - 1 && strcmp(key, keys[which]))
+		which++;
+	bool period = which == 0;
 	if (!eq || eq == value || !eq[1])
-		return key_fail(e, -EINVAL, at, key, "takes SYSTEM:EVENT=%s, not '%s'",
-				period ? "DURATION (e.g. silly:me_silly=1000ms)" : "ARG (e.g. silly:me_silly=count)", value);
+		return key_fail(e, -EINVAL, at, key, "takes SYSTEM:EVENT=%s, not '%s'", examples[which], value);
 	t = tp_config_find(c, value, (size_t)(eq - value));
 	if (!t)
 		return key_fail(e, -EINVAL, at, key, "names %.*s, which is not a consumed tracepoint: add --tracepoint %.*s",
@@ -222,6 +240,18 @@ static int tp_setting(struct daemon_config *c, const char *key, const char *valu
 		if (parse_duration_ns(eq + 1, &ns) < 0)
 			return key_fail(e, -EINVAL, at, key, "takes a duration with a unit (ns, us, ms, s) up to 1h, not '%s'", eq + 1);
 		t->period_ns = ns;
+	} else if (which == 2) {
+		unsigned j = TP_JOURNAL_OFF;
+
+		while (j < ELEMENTSOF(journal_names) && strcmp(eq + 1, journal_names[j]))
+			j++;
+		if (j == ELEMENTSOF(journal_names))
+			return key_fail(e, -EINVAL, at, key, "takes SYSTEM:EVENT=off, debug or info, not '%s'", value);
+		t->journal = (enum tp_journal)j;
+	} else if (which == 3) {
+		if (strlen(eq + 1) >= TP_MODULE_MAX || strcspn(eq + 1, "/ \t") != strlen(eq + 1))
+			return key_fail(e, -EINVAL, at, key, "takes a module name of 1 to %d bytes, not '%s'", TP_MODULE_MAX - 1, eq + 1);
+		snprintf(t->module, sizeof(t->module), "%s", eq + 1);
 	} else {
 		if (strlen(eq + 1) >= TP_ARG_NAME_MAX)
 			return key_fail(e, -EINVAL, at, key, "argument name '%s' is too long", eq + 1);
@@ -306,8 +336,17 @@ int config_set(struct daemon_config *c, const char *key, const char *value, cons
 			return key_fail(e, -EINVAL, at, key, "takes yes or no, not '%s'", value);
 		if (none)
 			c->ntracepoints = 0;
-	} else if (!strcmp(key, "tracepoint-period") || !strcmp(key, "tracepoint-counter")) {
+	} else if (!strcmp(key, "tracepoint-period") || !strcmp(key, "tracepoint-counter") ||
+		   !strcmp(key, "tracepoint-journal") || !strcmp(key, "tracepoint-module")) {
 		return tp_setting(c, key, value, at, e);
+	} else if (!strcmp(key, "tracepoint-rate")) {
+		if (parse_u64(value, 0, 1000000, &v) < 0)
+			return key_fail(e, -EINVAL, at, key, "takes a whole number from 0 to 1000000, not '%s'", value);
+		c->tracepoint_rate = (uint32_t)v;
+	} else if (!strcmp(key, "event-history")) {
+		if (parse_u64(value, 0, 1048576, &v) < 0 || (v && v < 16))
+			return key_fail(e, -EINVAL, at, key, "takes 0 (none) or a number of events from 16 to 1048576, not '%s'", value);
+		c->event_history = (uint32_t)v;
 	} else if (!strcmp(key, "bpf-stats")) {
 		if (parse_bool(value, &c->bpf_stats) < 0)
 			return key_fail(e, -EINVAL, at, key, "takes yes or no, not '%s'", value);

@@ -21,11 +21,22 @@
 #define TP_ARG_NAME_MAX 32
 #define DEFAULT_TRACEPOINT "silly:me_silly"
 
+#define DEFAULT_TRACEPOINT_MODULE "sillymod"	/* the module that defines DEFAULT_TRACEPOINT */
+#define TP_MODULE_MAX 56	/* the kernel's MODULE_NAME_LEN */
+
+/* what a tracepoint's events write to the journal */
+enum tp_journal { TP_JOURNAL_DEFAULT, TP_JOURNAL_OFF, TP_JOURNAL_DEBUG, TP_JOURNAL_INFO };
+
 struct tp_config {
 	char name[TP_NAME_MAX];
 	uint64_t period_ns;		/* 0: estimated from the first intervals */
 	char counter[TP_ARG_NAME_MAX];	/* argument checked for gaps; "" means "count" */
+	enum tp_journal journal;	/* DEFAULT: an entry at tracepoint-priority */
+	char module[TP_MODULE_MAX];	/* the module that defines it, for "waiting for module X"; "": learnt at its load */
 };
+
+#define EVENT_HISTORY_DEFAULT 4096	/* events kept for `irqlat events` */
+#define TRACEPOINT_RATE_DEFAULT 20	/* journal entries per tracepoint per second */
 
 struct daemon_config {
 	uint64_t threshold_ns;		/* hard-IRQ handler runs (threshold-us) */
@@ -48,6 +59,8 @@ struct daemon_config {
 	int config_explicit;		/* --config given: a missing file is an error */
 	uint32_t summary_interval_s;	/* periodic journal summary; 0: off */
 	int tracepoint_priority;	/* LOG_* of tracepoint event entries */
+	uint32_t tracepoint_rate;	/* of them per tracepoint per second, then counted; 0: no limit */
+	uint32_t event_history;		/* recent events kept for `irqlat events`; 0: none */
 	int bpf_stats;		/* hold a bpf_enable_stats() fd: BPF run-time stats for the cost */
 	char metrics[64];	/* Prometheus endpoint "HOST:PORT" / "[V6]:PORT"; "": off (docs/metrics.md) */
 };

@@ -54,12 +54,16 @@ static void keep_for_restart(struct daemon_config *n, const struct daemon_config
 		log_warning("%s: no-softirqs or no-vectors changed: %s", n->config_path, restart);
 	n->no_softirqs = o->no_softirqs;
 	n->no_vectors = o->no_vectors;
+	if (n->event_history != o->event_history)
+		log_warning("%s: event-history changed from %u to %u: %s", n->config_path, o->event_history,
+			    n->event_history, restart);
 	if (strcmp(n->metrics, o->metrics))
 		log_warning("%s: metrics changed from '%s' to '%s': %s", n->config_path, o->metrics, n->metrics, restart);
 	memcpy(n->metrics, o->metrics, sizeof(n->metrics));
 	n->bpf_stats = o->bpf_stats;	/* the stats descriptor is taken at start */
 	n->max_cells = o->max_cells;
 	n->ringbuf_kb = o->ringbuf_kb;
+	n->event_history = o->event_history;	/* the ring is allocated at start */
 	n->attach = o->attach;
 	memcpy(n->socket_path, o->socket_path, sizeof(n->socket_path));
 	n->ntracepoints = o->ntracepoints;

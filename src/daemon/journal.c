@@ -148,6 +148,31 @@ void journal_tracepoint_event(const char *system, const char *event, const char 
 		   e->cpu, TASK_COMM_LEN_ABI, e->comm, e->pid, nargs ? args : "(no arguments)");
 }
 
+void journal_tracepoint_suppressed(const char *tracepoint, uint64_t n, unsigned limit, int priority)
+{
+	struct jfields f = { 0 };
+
+	jf_add(&f, "TRACEPOINT=%s", tracepoint);
+	jf_add(&f, "SUPPRESSED=%llu", (unsigned long long)n);
+	jf_add(&f, "RATE_LIMIT=%u", limit);
+	log_struct(priority, MID_TRACEPOINT_SUPPRESSED, &f,
+		   "tracepoint %s: %llu more event%s in one second not journaled one by one (limit %u a second; irqlat events has them all)",
+		   tracepoint, (unsigned long long)n, n == 1 ? "" : "s", limit);
+}
+
+void journal_module_held(const char *module, const char *tracepoints, unsigned pid, const char *comm)
+{
+	struct jfields f = { 0 };
+
+	jf_add(&f, "MODULE=%s", module);
+	jf_add(&f, "TRACEPOINT=%s", tracepoints);
+	jf_add(&f, "UNLOAD_PID=%u", pid);
+	jf_add(&f, "UNLOAD_COMM=%.*s", TASK_COMM_LEN_ABI, comm);
+	log_struct(LOG_WARNING, MID_MODULE_HELD, &f,
+		   "%.*s[%u] could not unload module %s: irqlatd holds it through tracepoint %s; 'irqlat detach %s' (or kill -USR1) lets it go",
+		   TASK_COMM_LEN_ABI, comm, pid, module, tracepoints, strchr(tracepoints, ' ') ? "all" : tracepoints);
+}
+
 void summary_init(struct summary_state *s, uint64_t now)
 {
 	memset(s, 0, sizeof(*s));

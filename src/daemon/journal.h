@@ -18,6 +18,8 @@
 #define MID_RELOADED		"326f2dafe60f49468b9b4b9b2bfb2f22"
 #define MID_RELOAD_FAILED	"44ced59eb6fe44c69bf739bd6d8645cd"
 #define MID_TRACEPOINT		"700d107311d14408a01c540cd110166f"
+#define MID_TRACEPOINT_SUPPRESSED "a024e97be24a4d4cab5663bf1faaa235"
+#define MID_MODULE_HELD		"8d71a7ee567240d8baf7e365b637c7cc"
 
 void journal_started(const struct daemon_config *c, const char *attach_style, uint32_t max_cells);
 /* signo: what stopped the daemon (0: the event loop ended by itself) */
@@ -39,6 +41,11 @@ void journal_detached(const char *tracepoint, const char *style, const char *pro
  * tracepoint-priority (LOG_DEBUG by default). */
 void journal_tracepoint_event(const char *system, const char *event, const char *const *arg_names,
 			      const struct tracepoint_event *e, int priority);
+/* n event entries of tracepoint held back in one second by the limit of limit a second. */
+void journal_tracepoint_suppressed(const char *tracepoint, uint64_t n, unsigned limit, int priority);
+/* comm[pid] tried to unload module and the kernel refused: irqlatd holds it through
+ * tracepoints (space-separated names). */
+void journal_module_held(const char *module, const char *tracepoints, unsigned pid, const char *comm);
 
 /* The periodic summary: per handler, the histogram since the previous summary. */
 struct summary_state {

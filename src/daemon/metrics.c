@@ -78,6 +78,8 @@ struct group {
 	unsigned last;		/* the leader's: its last series so far */
 	uint64_t count, sum_ns, aux;	/* the leader's: its series' totals since start, summed */
 	uint64_t max_ns;	/* the leader's: the largest value of its series in the last 10 s */
+	uint64_t storm;		/* the leader's, hard IRQs: 1 while one of its series is in a storm (storm.c) */
+	uint64_t storms;	/* the leader's, hard IRQs: storms its series had since start */
 };
 
 /* totals as of the last tick, all from the same snapshot, so that the histogram's _count
@@ -114,6 +116,8 @@ static struct group *group_series(const struct collector *c)
 		collector_window_next(&it, i, &w, NULL);
 		if (w.max_ns > lead->max_ns)
 			lead->max_ns = w.max_ns;
+		lead->storm |= storm_of(&c->storms, i, NULL) != NULL;
+		lead->storms += i < c->storms.n ? c->storms.h[i].started : 0;
 	}
 	return g;
 }
@@ -151,17 +155,31 @@ static uint64_t group_max_ns(const struct group *g)
 	return g->max_ns;
 }
 
+static uint64_t group_storm(const struct group *g)
+{
+	return g->storm;
+}
+
+static uint64_t group_storms(const struct group *g)
+{
+	return g->storms;
+}
+
 /* The per-series families of one number each; the histogram has its own shape. Names are the
  * kind's prefix plus the suffix (NULL: "_<aux_key>_total"), help texts the kind's noun. */
 static const struct series_family {
 	const char *suffix, *type, *help;
 	uint64_t (*value)(const struct group *g);
 	bool seconds;	/* the value is in ns, shown in seconds */
+	bool hardirq_only;	/* storms are about IRQ lines (storm.h) */
 } series_families[] = {
-	{ "_runs_total", "counter", "Runs of a %s since irqlatd started.", group_runs, false },
-	{ "_seconds_total", "counter", "Time spent in a %s since irqlatd started.", group_ns, true },
-	{ NULL, "counter", NULL, group_aux, false },
-	{ "_max_seconds", "gauge", "Longest run of a %s in the last 10 s.", group_max_ns, true },
+	{ "_runs_total", "counter", "Runs of a %s since irqlatd started.", group_runs, false, false },
+	{ "_seconds_total", "counter", "Time spent in a %s since irqlatd started.", group_ns, true, false },
+	{ NULL, "counter", NULL, group_aux, false, false },
+	{ "_max_seconds", "gauge", "Longest run of a %s in the last 10 s.", group_max_ns, true, false },
+	{ "_storm", "gauge", "1 while irqlatd sees an interrupt storm on a %s (irqlat(1), STORMS), else 0.",
+	  group_storm, false, true },
+	{ "_storms_total", "counter", "Interrupt storms irqlatd saw start on a %s.", group_storms, false, true },
 };
 
 static void series_metrics(FILE *f, const struct collector *c, const struct group *g, enum lat_kind kind)
@@ -176,6 +194,9 @@ static void series_metrics(FILE *f, const struct collector *c, const struct grou
 
 		if (!fam->suffix && !k->aux_key)
 			continue;
+		if (fam->hardirq_only && kind != KIND_HARDIRQ)
+			continue;
+
 		if (fam->suffix)
 			snprintf(name, sizeof(name), "%s%s", k->metric, fam->suffix);
 		else

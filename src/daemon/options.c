@@ -38,6 +38,16 @@ static void usage(FILE *f)
 		"                          (default: the shortest of its first 16 intervals)\n"
 		"      --tracepoint-counter SYSTEM:EVENT=ARG\n"
 		"                          the argument that counts events, for gaps (default count)\n"
+		"      --tracepoint-journal SYSTEM:EVENT=off|debug|info\n"
+		"                          its events in the journal: none, or entries at that priority\n"
+		"                          (default: --tracepoint-priority)\n"
+		"      --tracepoint-module SYSTEM:EVENT=MODULE\n"
+		"                          the module that defines it, named while it waits (default:\n"
+		"                          learnt at its load; " DEFAULT_TRACEPOINT_MODULE " for " DEFAULT_TRACEPOINT ")\n"
+		"      --tracepoint-rate N tracepoint event entries per tracepoint per second before\n"
+		"                          they are counted instead (default 20; 0: no limit)\n"
+		"      --event-history N   recent events kept for 'irqlat events' (default 4096;\n"
+		"                          0: none)\n"
 		"  -c, --config PATH       configuration file (default " DEFAULT_CONFIG ";\n"
 		"                          its keys are these long options; the command line wins)\n"
 		"      --summary-interval-s N  journal a summary of the worst handlers every N s\n"
@@ -60,9 +70,9 @@ enum { OPT_ATTACH = 256, OPT_MAX_CELLS, OPT_RINGBUF_KB, OPT_OUTLIER_RATE, OPT_LO
        OPT_TRACEPOINT, OPT_NO_TRACEPOINTS, OPT_TP_PERIOD, OPT_TP_COUNTER,
        OPT_SUMMARY_INTERVAL, OPT_TRACEPOINT_PRIORITY, OPT_BPF_STATS, OPT_METRICS,
        OPT_SOFTIRQ_THRESHOLD, OPT_SOFTIRQ_RAISE_THRESHOLD, OPT_VECTOR_THRESHOLD, OPT_NO_SOFTIRQS,
-       OPT_NO_VECTORS };
+       OPT_NO_VECTORS, OPT_TP_JOURNAL, OPT_TP_MODULE, OPT_TRACEPOINT_RATE, OPT_EVENT_HISTORY };
 
-/* --tracepoint-period / --tracepoint-counter: "SYSTEM:EVENT=VALUE", applied after all
+/* --tracepoint-period, -counter, -journal, -module: "SYSTEM:EVENT=VALUE", applied after all
  * --tracepoint options so their order does not matter. */
 struct tp_setting {
 	const char *key;
@@ -107,6 +117,10 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 		{ "no-tracepoints", no_argument, NULL, OPT_NO_TRACEPOINTS },
 		{ "tracepoint-period", required_argument, NULL, OPT_TP_PERIOD },
 		{ "tracepoint-counter", required_argument, NULL, OPT_TP_COUNTER },
+		{ "tracepoint-journal", required_argument, NULL, OPT_TP_JOURNAL },
+		{ "tracepoint-module", required_argument, NULL, OPT_TP_MODULE },
+		{ "tracepoint-rate", required_argument, NULL, OPT_TRACEPOINT_RATE },
+		{ "event-history", required_argument, NULL, OPT_EVENT_HISTORY },
 		{ "config", required_argument, NULL, 'c' },
 		{ "summary-interval-s", required_argument, NULL, OPT_SUMMARY_INTERVAL },
 		{ "tracepoint-priority", required_argument, NULL, OPT_TRACEPOINT_PRIORITY },
@@ -119,7 +133,7 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 	};
 	static const char shortopts[] = ":t:i:s:c:vhV";
 	static const struct config_origin cmdline = { 0 };
-	struct tp_setting settings[2 * MAX_TRACEPOINTS];
+	struct tp_setting settings[4 * MAX_TRACEPOINTS];
 	unsigned nsettings = 0;
 	bool tp_given = false;
 	int o, r;
@@ -152,9 +166,11 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 			break;
 		case OPT_TP_PERIOD:
 		case OPT_TP_COUNTER:
+		case OPT_TP_JOURNAL:
+		case OPT_TP_MODULE:
 			if (nsettings == ELEMENTSOF(settings))
 				return config_fail(e, -E2BIG, CONFIG_COMMAND_LINE,
-						   "too many --tracepoint-period/--tracepoint-counter options");
+						   "too many --tracepoint-period/-counter/-journal/-module options");
 			settings[nsettings++] = (struct tp_setting){ opt->name, optarg };
 			break;
 		default:

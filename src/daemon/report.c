@@ -13,6 +13,45 @@ static void add_u64(json_object *o, const char *k, uint64_t v)
 	json_object_object_add(o, k, json_object_new_uint64(v));
 }
 
+/* o[prefix + name] = v */
+static void add_named(json_object *o, const char *prefix, const char *name, json_object *v)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "%s%s", prefix, name);
+	json_object_object_add(o, key, v);
+}
+
+/* A latency of the window, null when the window has no run: never a 0 ns run (irqlat(1)) */
+static void add_latency(json_object *o, const char *prefix, const char *k, uint64_t v, uint64_t runs)
+{
+	add_named(o, prefix, k, runs ? json_object_new_uint64(v) : NULL);
+}
+
+/* The handler's storm (storm.c) and its IRQ's affinity (cpu_topology.c) */
+static void add_storm_affinity(json_object *o, const struct collector *c, unsigned si, uint32_t irq)
+{
+	const struct irq_affinity *a = c->topology ? topology_irq(c->topology, irq, now_ns()) : NULL;
+
+	json_object_object_add(o, "storm", storm_json(&c->storms, si, c->start_ns));
+	if (a && a->affinity)
+		json_object_object_add(o, "affinity", json_object_new_string(a->affinity));
+	if (a && a->effective)
+		json_object_object_add(o, "effective_affinity", json_object_new_string(a->effective));
+}
+
+/* The CPUs where real-time work runs, as /sys/devices/system/cpu says */
+static void add_cpu_sets(json_object *o, const struct collector *c)
+{
+	if (!c->topology)
+		return;
+	topology_refresh(c->topology, now_ns());
+	if (c->topology->isolated)
+		json_object_object_add(o, "isolated_cpus", json_object_new_string(c->topology->isolated));
+	if (c->topology->nohz_full)
+		json_object_object_add(o, "nohz_full_cpus", json_object_new_string(c->topology->nohz_full));
+}
+
 static json_object *drops_object(const struct collector *c)
 {
 	json_object *d = json_object_new_object();
@@ -21,15 +60,6 @@ static json_object *drops_object(const struct collector *c)
 	add_u64(d, "tracepoint_events", c->drops[DROP_TRACEPOINT]);
 	add_u64(d, "no_cell", c->drops[DROP_NO_CELL]);
 	return d;
-}
-
-/* o[prefix + name] = v */
-static void add_named(json_object *o, const char *prefix, const char *name, json_object *v)
-{
-	char key[64];
-
-	snprintf(key, sizeof(key), "%s%s", prefix, name);
-	json_object_object_add(o, key, v);
 }
 
 /* The element of a series, with what names it: the sub (hard IRQs: the IRQ number) and name */
@@ -66,9 +96,10 @@ static json_object *element_cpu(json_object *o, uint32_t cpu, bool search)
 /* A series' totals as of the last tick and the window's figures, into element o. The value
  * fields carry the kind's prefix ("run_p99_ns"); the counts carry it only for a kind that
  * joins another's element ("raise_count" beside the runs' "count"). */
-static void add_figures(json_object *o, const struct series *s, const struct hist *win, const uint64_t *cpu_win,
-			double secs)
+static void add_figures(json_object *o, const struct collector *c, unsigned si, const struct hist *win,
+			const uint64_t *cpu_win, double secs)
 {
+	const struct series *s = &c->series[si];
 	const struct kind_desc *k = kind_get(s->kind);
 	bool own = k->join == s->kind;
 	const char *p = k->prefix, *cp = own ? "" : p;
@@ -85,12 +116,14 @@ static void add_figures(json_object *o, const struct series *s, const struct his
 	if (own)	/* a share of time in a latency means nothing */
 		json_object_object_add(o, "time_share",
 				       json_object_new_double(secs > 0 ? (double)w.sum_ns / (secs * 1e9) : 0));
-	add_named(o, p, "avg_ns", json_object_new_uint64(w.avg_ns));
-	add_named(o, p, "p50_ns", json_object_new_uint64(w.p50_ns));
-	add_named(o, p, "p90_ns", json_object_new_uint64(w.p90_ns));
-	add_named(o, p, "p99_ns", json_object_new_uint64(w.p99_ns));
-	add_named(o, p, "p999_ns", json_object_new_uint64(w.p999_ns));
-	add_named(o, p, "max_ns", json_object_new_uint64(w.max_ns));
+	add_latency(o, p, "avg_ns", w.avg_ns, w.count);
+	add_latency(o, p, "p50_ns", w.p50_ns, w.count);
+	add_latency(o, p, "p90_ns", w.p90_ns, w.count);
+	add_latency(o, p, "p99_ns", w.p99_ns, w.count);
+	add_latency(o, p, "p999_ns", w.p999_ns, w.count);
+	add_latency(o, p, "max_ns", w.max_ns, w.count);
+	if (s->kind == KIND_HARDIRQ)
+		add_storm_affinity(o, c, si, s->sub);
 	for (unsigned i = 0; i < s->ncpus; i++) {
 		json_object *co = element_cpu(o, s->cpus[i].cpu, !own);
 
@@ -117,13 +150,20 @@ static json_object *buckets_array(const struct hist *win)
 	return b;
 }
 
-/* The daemon's own cost (loader_read_cost, read at the tick); clients take deltas. */
+/* The daemon's own cost (loader_read_cost, read at the tick); clients take deltas. Beside it
+ * the other programs on the IRQ tracepoints, whose cost is in every duration (bpf_peers.c). */
 static json_object *bpf_cost_object(const struct collector *c)
 {
 	json_object *o = json_object_new_object(), *ids;
 	const struct loader_cost *cost = &c->cost;
 
 	json_object_object_add(o, "stats_enabled", json_object_new_boolean(cost->stats_enabled));
+	if (c->peers) {
+		uint32_t own[2] = { cost->entry_id, cost->exit_id };
+
+		bpf_peers_refresh(c->peers, own, c->cost_read ? 2 : 0, now_ns(), BPF_PEERS_MAX_AGE_NS);
+		json_object_object_add(o, "shared", bpf_peers_json(c->peers));
+	}
 	if (!c->cost_read)
 		return o;
 	ids = json_object_new_array();
@@ -159,6 +199,7 @@ static void add_header(json_object *o, const struct collector *c, enum window w)
 	json_object_object_add(o, "drops", drops_object(c));
 	json_object_object_add(o, "handlers", json_object_new_int((int)count_kind(c, KIND_HARDIRQ)));
 	json_object_object_add(o, "bpf", bpf_cost_object(c));
+	add_cpu_sets(o, c);
 }
 
 /* A joined kind's series (softirq raise latency), windowed ahead: few, fixed series, added to
@@ -225,7 +266,7 @@ static void add_series(json_object *o, const struct collector *c, enum window w,
 				*rate += (double)win.count / secs;
 			json_object *el = element_new(s);
 
-			add_figures(el, s, &win, cpu_win, secs);
+			add_figures(el, c, i, &win, cpu_win, secs);
 			if (with_buckets)
 				add_named(el, kd->prefix, "buckets", buckets_array(&win));
 			for (unsigned n = 0; n < njoined; n++) {
@@ -233,7 +274,7 @@ static void add_series(json_object *o, const struct collector *c, enum window w,
 
 				if (kind_get(js->kind)->join != k || js->sub != s->sub)
 					continue;
-				add_figures(el, js, &joined[n].win, joined[n].cpu_win, secs);
+				add_figures(el, c, joined[n].s, &joined[n].win, joined[n].cpu_win, secs);
 				if (with_buckets)
 					add_named(el, kind_get(js->kind)->prefix, "buckets", buckets_array(&joined[n].win));
 				joined[n].used = true;
@@ -247,7 +288,7 @@ static void add_series(json_object *o, const struct collector *c, enum window w,
 				continue;
 			json_object *el = element_new(js);
 
-			add_figures(el, js, &joined[n].win, joined[n].cpu_win, secs);
+			add_figures(el, c, joined[n].s, &joined[n].win, joined[n].cpu_win, secs);
 			if (with_buckets)
 				add_named(el, kind_get(js->kind)->prefix, "buckets", buckets_array(&joined[n].win));
 			json_object_array_add(arr, el);
@@ -314,6 +355,8 @@ json_object *report_status(const struct collector *c, const struct daemon_info *
 	add_u64(o, "cells_used", loader_cells_used(c->bpf));
 	json_object_object_add(o, "drops", drops_object(c));
 	json_object_object_add(o, "bpf", bpf_cost_object(c));
+	json_object_object_add(o, "storms", storm_status_json(&c->storms));
+	add_cpu_sets(o, c);
 	json_object_object_add(cfg, "bpf_stats", json_object_new_boolean(info->bpf_stats));
 	add_u64(cfg, "threshold_ns", info->threshold_ns[KIND_HARDIRQ]);
 	add_u64(cfg, "softirq_threshold_ns", info->threshold_ns[KIND_SOFTIRQ]);

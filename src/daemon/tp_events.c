@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include "common/evline.h"
 #include "common/json.h"
 #include "journal.h"
 #include "log.h"
@@ -105,7 +106,7 @@ static void add_interval(struct tracepoint *t, uint64_t iv)
 		record_interval(t, seen[i]);
 }
 
-static json_object *event_json(const struct tracepoint *t, const struct tracepoint_event *e)
+static json_object *event_json(const struct tracepoint *t, const struct tracepoint_event *e, uint64_t *wall_ns)
 {
 	json_object *o = json_object_new_object(), *args = json_object_new_object();
 	unsigned n = e->nargs < t->nargs ? e->nargs : t->nargs;
@@ -114,6 +115,7 @@ static json_object *event_json(const struct tracepoint *t, const struct tracepoi
 	json_object_object_add(o, "type", json_object_new_string("tracepoint"));
 	json_object_object_add(o, "tracepoint", json_object_new_string(t->cfg.name));
 	json_object_object_add(o, "ts_ns", json_object_new_uint64(e->ts_ns));
+	*wall_ns = event_add_clocks(o, e->ts_ns);
 	json_object_object_add(o, "cpu", json_object_new_int((int)e->cpu));
 	json_object_object_add(o, "pid", json_object_new_int((int)e->pid));
 	json_object_object_add(o, "tgid", json_object_new_int((int)e->tgid));
@@ -149,14 +151,73 @@ static bool count_gap(struct tracepoint *t, const struct tracepoint_event *e)
 	return gap;
 }
 
+int tp_journal_priority(const struct tp_set *s, const struct tracepoint *t)
+{
+	switch (t->cfg.journal) {
+	case TP_JOURNAL_OFF:
+		return -1;
+	case TP_JOURNAL_DEBUG:
+		return LOG_DEBUG;
+	case TP_JOURNAL_INFO:
+		return LOG_INFO;
+	default:	/* read at each event: a reload changes it */
+		return s->cfg ? s->cfg->tracepoint_priority : LOG_DEBUG;
+	}
+}
+
+static unsigned journal_rate(const struct tp_set *s)
+{
+	return s->cfg ? s->cfg->tracepoint_rate : TRACEPOINT_RATE_DEFAULT;
+}
+
+static void journal_suppressed(const struct tp_set *s, const struct tracepoint *t, uint64_t n)
+{
+	int prio = tp_journal_priority(s, t);
+
+	journal_tracepoint_suppressed(t->cfg.name, n, journal_rate(s), prio < 0 ? LOG_DEBUG : prio);
+}
+
+void tp_journal_flush(struct tp_set *s, uint64_t now_ns)
+{
+	for (unsigned i = 0; i < s->n; i++) {
+		uint64_t n = ratelimit_flush(&s->tps[i].journal_limit, now_ns);
+
+		if (n)
+			journal_suppressed(s, &s->tps[i], n);
+	}
+}
+
+/* One entry per event, at the tracepoint's priority, up to the rate limit a second; what is
+ * over it is counted and said in one entry when its second is over. */
+static void journal_event(struct tp_set *s, struct tracepoint *t, const struct tracepoint_event *e)
+{
+	const char *names[TP_MAX_ARGS] = { 0 };
+	int prio = tp_journal_priority(s, t);
+	uint64_t ended;
+	bool pass;
+
+	if (prio < 0 || (!log_to_journal() && prio > log_max_priority()))
+		return;
+	pass = ratelimit_pass(&t->journal_limit, journal_rate(s), e->ts_ns, &ended);
+	if (ended)
+		journal_suppressed(s, t, ended);
+	if (!pass)
+		return;
+	for (unsigned i = 0; i < t->nargs && i < TP_MAX_ARGS; i++)
+		names[i] = t->args[i].name;
+	journal_tracepoint_event(t->system, t->event, names, e, prio);
+}
+
 int tracepoints_handle(struct tp_set *s, const void *data, size_t size)
 {
 	const struct tracepoint_event *e = data;
 	struct tracepoint *t;
 	bool gap;
 
+	if (size >= sizeof(struct module_event) && e->kind == RB_MODULE)
+		return tp_watch_handle(s, data);
 	/* only the set's own programs write RB_TRACEPOINT records, each with its index */
-	if (size < sizeof(*e) || e->tp_id >= s->n)
+	if (size < sizeof(*e) || e->kind != RB_TRACEPOINT || e->tp_id >= s->n)
 		return -EBADMSG;
 	t = &s->tps[e->tp_id];
 	t->events++;
@@ -170,17 +231,12 @@ int tracepoints_handle(struct tp_set *s, const void *data, size_t size)
 		add_interval(t, e->ts_ns - t->prev_ts_ns);
 	t->prev_ts_ns = e->ts_ns;
 
-	if (s->cfg && (log_to_journal() || s->cfg->tracepoint_priority <= log_max_priority())) {
-		const char *names[TP_MAX_ARGS] = { 0 };
+	journal_event(s, t, e);
+	if (s->ring || (s->srv && server_clients(s->srv))) {
+		uint64_t wall_ns;
+		_cleanup_json_ json_object *o = event_json(t, e, &wall_ns);
 
-		for (unsigned i = 0; i < t->nargs && i < TP_MAX_ARGS; i++)
-			names[i] = t->args[i].name;
-		journal_tracepoint_event(t->system, t->event, names, e, s->cfg->tracepoint_priority);
-	}
-	if (s->srv && server_clients(s->srv)) {
-		_cleanup_json_ json_object *o = event_json(t, e);
-
-		server_broadcast(s->srv, o);
+		event_publish(s->ring, s->srv, o, wall_ns);
 	}
 	return 0;
 }

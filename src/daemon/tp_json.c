@@ -25,6 +25,13 @@ static json_object *tp_json(const struct tp_set *s, const struct tracepoint *t)
 	json_object_object_add(o, "state", json_object_new_string(state_names[t->state]));
 	if (t->error[0] && t->state != TP_ATTACHED)
 		json_object_object_add(o, "error", json_object_new_string(t->error));
+	if (t->state == TP_ATTACHED)
+		json_object_object_add(o, "attach", json_object_new_string(t->style));
+	/* how a tracepoint that is not there yet is found */
+	json_object_object_add(o, "watch", json_object_new_string(s->watch ? "module_load" : "tracefs"));
+	if (t->module[0])
+		json_object_object_add(o, "module", json_object_new_string(t->module));
+	json_object_object_add(o, "holds_module", json_object_new_boolean(tp_holds_module(t)));
 	if (t->args_source[0])
 		json_object_object_add(o, "args_source", json_object_new_string(t->args_source));
 	for (unsigned i = 0; i < t->nargs; i++)

@@ -13,6 +13,7 @@
 #include <sys/vfs.h>
 #include <linux/magic.h>
 #include <unistd.h>
+#include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include "common/macro.h"
 #include "log.h"
@@ -204,22 +205,40 @@ static void arg_from_btf(const struct btf *btf, __u32 type_id, struct tp_arg *a)
 	}
 }
 
+/* A split BTF's own type of that name and kind, or 0: btf__find_by_name_kind() would also
+ * walk the whole base (vmlinux's ~130,000 types, ~20 ms under emulation) before them. */
+static int find_own(const struct btf *btf, const char *name, unsigned kind)
+{
+	const struct btf *base = btf__base_btf(btf);
+
+	for (__u32 id = base ? btf__type_cnt(base) : 1, n = btf__type_cnt(btf); id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (btf_kind(t) == kind && !strcmp(btf__name_by_offset(btf, t->name_off), name))
+			return (int)id;
+	}
+	return 0;
+}
+
 /* The tracepoint's prototype is the typedef btf_trace_EVENT: a pointer to a function whose
  * first parameter is the probe's void *data, then the TP_PROTO arguments. Its parameters have
  * no names; __bpf_trace_EVENT (the probe of a TRACE_EVENT, or of the class of a DEFINE_EVENT
- * of the same name) has the same parameters with names. */
+ * of the same name) has the same parameters with names. In a module's BTF, split on vmlinux's,
+ * both are the module's own types. */
 int tp_args_from_btf(struct tracepoint *t, const struct btf *btf)
 {
+	bool split = btf__base_btf(btf) != NULL;
 	char name[128];
 	const struct btf_type *td, *proto, *named = NULL;
 	const struct btf_param *p, *np = NULL;
-	int id;
+	int id, td_id;
 	unsigned n;
 
 	snprintf(name, sizeof(name), "btf_trace_%s", t->event);
-	id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+	id = split ? find_own(btf, name, BTF_KIND_TYPEDEF) : btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
 	if (id <= 0)
 		return -ENOENT;
+	td_id = id;
 	td = btf__type_by_id(btf, (__u32)id);
 	td = td ? btf__type_by_id(btf, td->type) : NULL;	/* the pointer */
 	proto = td && btf_is_ptr(td) ? btf__type_by_id(btf, td->type) : NULL;
@@ -229,7 +248,7 @@ int tp_args_from_btf(struct tracepoint *t, const struct btf *btf)
 	if (n > TP_MAX_ARGS)
 		return -E2BIG;
 	snprintf(name, sizeof(name), "__bpf_trace_%s", t->event);
-	id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
+	id = split ? find_own(btf, name, BTF_KIND_FUNC) : btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
 	if (id > 0) {
 		const struct btf_type *fn = btf__type_by_id(btf, (__u32)id);
 
@@ -249,41 +268,117 @@ int tp_args_from_btf(struct tracepoint *t, const struct btf *btf)
 			snprintf(t->args[i].name, sizeof(t->args[i].name), "arg%u", i);
 	}
 	t->nargs = n;
+	t->btf_type_id = (int)td_id;
 	return 0;
 }
 
-static int resolve_btf(struct tracepoint *t)
+struct btf *tp_vmlinux_btf(struct tp_set *s, bool *owned)
 {
-	_cleanup_(btf__freep) struct btf *vmlinux = btf__load_vmlinux_btf();
+	*owned = !s->vmlinux_btf;
+	return s->vmlinux_btf ? s->vmlinux_btf : btf__load_vmlinux_btf();
+}
+
+/* t's arguments from the BTF of module name (split on vmlinux's): 0, -ENOENT when it does
+ * not describe t, -errno when it cannot be read */
+static int resolve_module_btf(struct tracepoint *t, const char *name, const struct btf *vmlinux)
+{
+	_cleanup_(btf__freep) struct btf *mod = NULL;
+	char path[300];
+	int r;
+
+	snprintf(path, sizeof(path), "/sys/kernel/btf/%s", name);
+	mod = btf__parse_split(path, (struct btf *)vmlinux);
+	if (!mod)
+		return -errno;
+	r = tp_args_from_btf(t, mod);
+	if (r < 0)
+		return r;
+	snprintf(t->args_source, sizeof(t->args_source), "BTF (module %.60s)", name);
+	if (name != t->module)
+		snprintf(t->module, sizeof(t->module), "%s", name);
+	return 0;
+}
+
+static int resolve_btf(struct tp_set *s, struct tracepoint *t)
+{
 	_cleanup_(closedirp) DIR *d = NULL;
 	struct dirent *de;
+	bool owned;
+	struct btf *vmlinux = tp_vmlinux_btf(s, &owned);
 	int r = -ENOENT;
 
 	if (!vmlinux)
 		return -errno;
+	/* a module's tracepoint: its BTF is split on top of vmlinux's, one file per module; the
+	 * module is known when its load event brought it: its file first (not even vmlinux's
+	 * lookup, the attach races the module's first event), the others only when the
+	 * tracepoint has moved to another module */
+	if (t->loaded_ns && t->module[0] && (r = resolve_module_btf(t, t->module, vmlinux)) == 0)
+		goto out;
 	if (tp_args_from_btf(t, vmlinux) == 0) {
 		snprintf(t->args_source, sizeof(t->args_source), "BTF (vmlinux)");
-		return 0;
+		t->module[0] = 0;
+		r = 0;
+		goto out;
 	}
-	/* a module's tracepoint: its BTF is split on top of vmlinux's, one file per module */
+	if (t->module[0] && !t->loaded_ns && (r = resolve_module_btf(t, t->module, vmlinux)) == 0)
+		goto out;
 	d = opendir("/sys/kernel/btf");
 	while (d && (de = readdir(d))) {
-		_cleanup_(btf__freep) struct btf *mod = NULL;
-		char path[300];
-
-		if (de->d_name[0] == '.' || !strcmp(de->d_name, "vmlinux"))
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "vmlinux") || !strcmp(de->d_name, t->module))
 			continue;
-		snprintf(path, sizeof(path), "/sys/kernel/btf/%s", de->d_name);
-		mod = btf__parse_split(path, vmlinux);
-		if (!mod)
-			continue;
-		r = tp_args_from_btf(t, mod);
-		if (r == 0) {
-			snprintf(t->args_source, sizeof(t->args_source), "BTF (module %.60s)", de->d_name);
+		r = resolve_module_btf(t, de->d_name, vmlinux);
+		if (r == 0)
 			break;
-		}
 	}
+out:
+	if (owned)
+		btf__free(vmlinux);
 	return r;
+}
+
+int tp_module_btf_fd(const char *name, int *id_out)
+{
+	__u32 id = 0;
+	int r;
+
+	/* both calls want CAP_SYS_ADMIN on 6.1: -EPERM under the hardened unit */
+	while ((r = bpf_btf_get_next_id(id, &id)) == 0) {
+		char bname[MODULE_NAME_LEN_ABI] = "";
+		struct bpf_btf_info info = { .name = (__u64)(unsigned long)bname, .name_len = sizeof(bname) };
+		__u32 len = sizeof(info);
+		int fd = bpf_btf_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;	/* gone since: the next one */
+		if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0 && info.kernel_btf && !strcmp(bname, name)) {
+			*id_out = (int)id;
+			return fd;
+		}
+		close(fd);
+	}
+	return r < 0 && r != -ENOENT ? r : -ENOENT;
+}
+
+int tp_module_of(const struct tracepoint *t, char *name, size_t len)
+{
+	_cleanup_fclose_ FILE *f = fopen("/proc/kallsyms", "re");
+	char line[512], want[96];
+	size_t wl;
+
+	if (!f)
+		return -errno;
+	/* "ffffffffc0a0b000 d __tracepoint_me_silly\t[sillymod]": a module's symbols come last */
+	wl = (size_t)snprintf(want, sizeof(want), " __tracepoint_%s\t[", t->event);
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, want), *end;
+
+		if (!p || !(end = strchr(p + wl, ']')))
+			continue;
+		snprintf(name, len, "%.*s", (int)(end - (p + wl)), p + wl);
+		return 0;
+	}
+	return -ENOENT;
 }
 
 static int resolve_format(struct tracepoint *t)
@@ -291,6 +386,7 @@ static int resolve_format(struct tracepoint *t)
 	char path[256], buf[8192];
 	int r;
 
+	t->btf_type_id = 0;
 	snprintf(path, sizeof(path), TP_TRACEFS "/events/%s/%s/format", t->system, t->event);
 	r = read_text(path, buf, sizeof(buf));
 	if (r < 0)
@@ -304,9 +400,9 @@ static int resolve_format(struct tracepoint *t)
 }
 
 /* Re-read on every attach: a reloaded module may have changed its tracepoint. */
-int tp_resolve_args(struct tracepoint *t)
+int tp_resolve_args(struct tp_set *s, struct tracepoint *t)
 {
-	if (resolve_btf(t) == 0)
+	if (resolve_btf(s, t) == 0)
 		return 0;
 	return resolve_format(t);
 }

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The set of consumed tracepoints on the daemon's loop: starting and stopping it, the
- * once-a-second timer (presence checks, event rates, ring-buffer drops), the short drain
- * timer, and SIGUSR1, which detaches them all. */
+/* The set of consumed tracepoints on the daemon's loop: starting and stopping it (and the
+ * module watcher, tp_watch.c), the once-a-second timer (the tracefs check, which finds what
+ * the watcher cannot or missed; event rates; ring-buffer drops), the short drain timer, and
+ * SIGUSR1, which detaches them all. */
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "collect.h"
 #include "loader.h"
 #include "log.h"
 #include "tracepoints.h"
@@ -72,6 +75,7 @@ static int on_timer(sd_event_source *src, uint64_t usec, void *userdata)
 	if (r < 0)	/* not while the daemon runs: its drops map is open for as long */
 		log_full_errno(LOG_DEBUG, r, "cannot read the tracepoint drop counter: %m");
 	tick_rates(s);
+	tp_journal_flush(s, now_ns());
 	/* a failed attach is logged by tp_attach() and shown in the tracepoint's state */
 	for (unsigned i = 0; i < s->n; i++)
 		tp_check(s, &s->tps[i]);
@@ -89,9 +93,12 @@ static int on_drain(sd_event_source *src, uint64_t usec, void *userdata)
 {
 	struct tp_set *s = userdata;
 
-	if (!any_attached(s))
-		return sd_event_source_set_enabled(src, SD_EVENT_OFF);	/* on_timer wakes it */
-	ring_buffer__consume(s->rb);	/* an error is the daemon's to see, on its own read */
+	/* also right after the last detach: the records written just before it woke nobody. A
+	 * look at the ring buffer's positions, no system call when it is empty */
+	if (s->rb)
+		ring_buffer__consume(s->rb);	/* an error is the daemon's to see, on its own read */
+	if (!any_attached(s))	/* then it sleeps (no wake-ups at rest): on_timer wakes it */
+		return sd_event_source_set_enabled(src, SD_EVENT_OFF);
 	return rearm(src, usec + DRAIN_US);
 }
 
@@ -106,8 +113,28 @@ static int on_sigusr1(sd_event_source *src, const struct signalfd_siginfo *si, v
 	return 0;
 }
 
-int tracepoints_start(struct tp_set *s, sd_event *ev, struct server *srv, const struct daemon_config *cfg,
-		      struct ring_buffer *rb, int ringbuf_fd, int drops_fd)
+/* Parses vmlinux's BTF once and keeps it when a tracepoint is not in it (a module's, or
+ * one not there yet): the attach at a module's load then reads only that module's BTF. */
+static void keep_vmlinux_btf(struct tp_set *s)
+{
+	struct tracepoint probe = { 0 };
+
+	s->vmlinux_btf = btf__load_vmlinux_btf();
+	if (!s->vmlinux_btf)
+		return;	/* each attach tries again, and says why it cannot */
+	for (unsigned i = 0; i < s->n; i++) {
+		if (tp_name_split(s->cfg->tracepoints[i].name, probe.system, sizeof(probe.system), probe.event,
+				  sizeof(probe.event)) < 0)
+			continue;
+		if (tp_args_from_btf(&probe, s->vmlinux_btf) < 0)
+			return;	/* not the kernel's own: keep it */
+	}
+	btf__free(s->vmlinux_btf);
+	s->vmlinux_btf = NULL;
+}
+
+int tracepoints_start(struct tp_set *s, sd_event *ev, struct server *srv, struct event_ring *ring,
+		      const struct daemon_config *cfg, struct ring_buffer *rb, int ringbuf_fd, int drops_fd)
 {
 	uint64_t now;
 	sigset_t mask;
@@ -116,6 +143,7 @@ int tracepoints_start(struct tp_set *s, sd_event *ev, struct server *srv, const 
 	memset(s, 0, sizeof(*s));
 	s->ev = ev;
 	s->srv = srv;
+	s->ring = ring;
 	s->rb = rb;
 	s->ringbuf_fd = ringbuf_fd;
 	s->drops_fd = drops_fd;
@@ -130,12 +158,26 @@ int tracepoints_start(struct tp_set *s, sd_event *ev, struct server *srv, const 
 	if (tp_tracefs_ready(s) < 0)
 		log_error("%s; tracepoints are not consumed", s->tracefs_error);
 	for (unsigned i = 0; i < s->n; i++) {
+		s->tps[i].link_fd = s->tps[i].prog_fd = -1;
+		s->tps[i].style = "raw_tp";
+	}
+	/* the watcher first: a module loaded after this is announced, one loaded before is
+	 * found by the checks below */
+	if (!s->tracefs_error[0])
+		keep_vmlinux_btf(s);
+	if (!s->tracefs_error[0] && s->ringbuf_fd >= 0)
+		tp_watch_start(s);
+	if (!s->watch) {
+		btf__free(s->vmlinux_btf);
+		s->vmlinux_btf = NULL;
+	}
+	for (unsigned i = 0; i < s->n; i++) {
 		struct tracepoint *t = &s->tps[i];
 
 		t->cfg = cfg->tracepoints[i];
 		t->counter_arg = -1;
-		t->link_fd = -1;
 		t->period_ns = t->cfg.period_ns;
+		snprintf(t->module, sizeof(t->module), "%s", t->cfg.module);	/* "waiting for module X" */
 		if (tp_name_split(t->cfg.name, t->system, sizeof(t->system), t->event, sizeof(t->event)) < 0) {
 			t->state = TP_INVALID;
 			snprintf(t->error, sizeof(t->error), "not SYSTEM:EVENT (letters, digits and _ on both sides of one ':')");
@@ -173,8 +215,11 @@ void tracepoints_stop(struct tp_set *s)
 	sd_event_source_disable_unref(s->timer);
 	sd_event_source_disable_unref(s->sigusr1);
 	sd_event_source_disable_unref(s->drain);
+	tp_watch_stop(s);
+	tp_journal_flush(s, UINT64_MAX);
 	for (unsigned i = 0; i < s->n; i++)
 		tp_detach(&s->tps[i]);
+	btf__free(s->vmlinux_btf);
 	free(s->tps);
 	memset(s, 0, sizeof(*s));
 }

@@ -4,7 +4,7 @@
 # a private ftrace instance records the same execs independently. Plus the bad-input lines,
 # detach/attach (socket, uid check, SIGUSR1), and the same counts on /metrics.
 . "$(dirname "$0")/../lib.sh"
-plan 25
+plan 34
 
 mount_fs
 chmod 755 "$TMP"	# the non-root client below must reach the socket
@@ -30,13 +30,13 @@ names=$(bpftool -j btf dump file /sys/kernel/btf/vmlinux | jq -r --arg f __bpf_t
 	'.types as $t | ($t[] | select(.kind == "FUNC" and .name == $f) | .type_id) as $id |
 	 $t[] | select(.id == $id) | [.params[1:][].name] | "\(length) arguments from BTF (vmlinux): \(join(", "))"')
 diag "bpftool: $names"
-check "the good tracepoint attaches; arity and names as in the kernel's BTF, source logged" \
-	grep -qF "attached to tracepoint sched:sched_process_exec (raw_tp): $names" "$TMP/daemon.log"
+check "the good tracepoint attaches as tp_btf (BTF describes it); arity and names as in the kernel's BTF, source logged" \
+	grep -qF "attached to tracepoint sched:sched_process_exec (tp_btf): $names" "$TMP/daemon.log"
 # status: the states, against the programs the daemon holds (its fdinfo) as bpftool names them
 st=$(irqlat status --json)
 tp_prog_held() {
 	for id in $(awk '$1 == "prog_id:" { print $2 }' /proc/"$DAEMON_PID"/fdinfo/* 2>/dev/null | sort -u); do
-		bpftool prog show id "$id" 2>/dev/null | grep -q 'raw_tracepoint  name tp_event' && return 0
+		bpftool prog show id "$id" 2>/dev/null | grep -qE '^[0-9]+: tracing +name tp_event ' && return 0
 	done
 	return 1
 }
@@ -44,7 +44,9 @@ tp_prog_held() {
 check "status lists the tracepoints with their states" \
 	test "$(jq -r '[.tracepoints[] | "\(.tracepoint)=\(.state)"] | sort | join(" ")' <<<"$st")" = \
 	"bad-name=invalid sched:no_such_event=waiting sched:sched_process_exec=attached silly:me_silly=waiting"
-check "the attached one is a raw_tp program the daemon holds" tp_prog_held
+check "the attached one is a tracing (tp_btf) program the daemon holds" tp_prog_held
+check "status: attached as tp_btf; no module tracepoints on this kernel, so waiting ones are looked for in tracefs" \
+	test "$(jq -r '.tracepoints[] | select(.tracepoint == "sched:sched_process_exec") | "\(.attach) \(.watch) \(.holds_module)"' <<<"$st")" = "tp_btf tracefs false"
 
 # the independent reference: ftrace in its own instance, on CLOCK_MONOTONIC like bpf_ktime_get_ns
 mkdir "$INST"
@@ -84,6 +86,46 @@ check "event lines have ftrace's comm-pid [cpu] ... event: layout" cmp -s "$TMP/
 check "event lines: comm right-aligned in 16 columns then -pid" \
 	test "$(jq -r '.line' "$TMP/ours.json" | grep -cE "^ {$((16 - ${#COMM}))}$COMM-[0-9]+ +\[[0-9]{3}\] +[0-9]+\.[0-9]{6}: sched_process_exec:( [a-z_0-9]+=(0x[0-9a-f]+|-?[0-9]+))+$")" -eq "$ours"
 
+# after the fact: the daemon keeps the events; the kept ones of our program are the ones the
+# stream had (same times and pids), --since selects by wall-clock time, -n the last ones
+irqlat events --json | jq -c --arg c "$COMM" 'select(.type == "tracepoint" and .tracepoint == "sched:sched_process_exec" and .comm == $c)' > "$TMP/kept.json"
+check "irqlat events (no --follow): the kept events of the execs are the ones streamed" \
+	cmp -s <(jq -r '"\(.ts_ns) \(.pid) \(.args.old_pid)"' "$TMP/kept.json") <(jq -r '"\(.ts_ns) \(.pid) \(.args.old_pid)"' "$TMP/ours.json")
+mark=$(date +%s.%N)
+for _ in 1 2 3; do "$PROG"; done
+# the programs wake the daemon at most every 10 ms, a timer drains the rest: wait for them
+for _ in $(seq 50); do
+	since=$(irqlat events --since "@$mark" --json | jq -c --arg c "$COMM" 'select(.comm == $c)' | wc -l)
+	[ "$since" -ge 3 ] && break
+	sleep 0.1
+done
+check "--since @NOW: only the 3 execs after it" test "$since" -eq 3
+# -n: the last N of everything kept, oldest first (other execs on the machine count too)
+last=$(irqlat events -n 4 --json)
+check "-n 4: four events, the newest last" \
+	test "$(wc -l <<<"$last")" -eq 4 -a "$(jq -s '[.[].wall_ns] | . == sort' <<<"$last")" = true
+# every event's clocks: wall_ns - ts_ns is the machine's realtime - monotonic offset
+off=$(python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_REALTIME) - time.clock_gettime_ns(time.CLOCK_MONOTONIC))')
+boff=$(python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_BOOTTIME) - time.clock_gettime_ns(time.CLOCK_MONOTONIC))')
+check "wall_ns and boot_ns: the event's CLOCK_MONOTONIC time on the other clocks (within 10 ms)" \
+	jq -s -e --argjson o "$off" --argjson b "$boff" 'all(.[]; ((.wall_ns - .ts_ns - $o) | fabs) < 1e7 and ((.boot_ns - .ts_ns - $b) | fabs) < 1e7)' "$TMP/kept.json"
+irqlat events --since "@$mark" --time wall | grep " $COMM-" > "$TMP/wall.txt"
+wall_ok() {	# "    tpexec123-4567   [001] 2026-12-03T13:45:01.123456+0000: sched_process_exec: ..."
+	[ "$(wc -l < "$TMP/wall.txt")" -eq 3 ] || return 1
+	while read -r t; do
+		s=$(date -d "${t%.*}" +%s) || return 1
+		awk -v s="$s" -v m="$mark" 'BEGIN { exit !(s >= int(m) && s <= m + 5) }' || return 1
+	done < <(sed -nE 's/^ *[^ ]+-[0-9]+ +\[[0-9]{3}\] ([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}\.[0-9]{6})[+-][0-9]{4}: sched_process_exec: .*/\1/p' "$TMP/wall.txt")
+	[ "$(grep -cE '[0-9]{6}[+-][0-9]{4}: sched_process_exec: ' "$TMP/wall.txt")" -eq 3 ]
+}
+check "--time wall: ftrace's lines with the local date and time (within seconds of date)" wall_ok
+up=$(cut -d' ' -f1 /proc/uptime)
+check "--time boot: seconds since boot, as /proc/uptime counts them" \
+	sh -c "irqlat() { \"$IRQLAT\" --socket \"$SOCK\" \"\$@\"; }; irqlat events -n 1 --time boot | sed -nE 's/.*\\] +([0-9]+\\.[0-9]{6}): .*/\\1/p' | awk -v u=$up '{ d = \$1 - u; if (d < 0) d = -d; exit !(NR == 1 && d < 5) }'"
+out=$(irqlat events --since yesterday 2>&1); rc=$?
+check "--since with a bad value: exit 2, one line saying what it takes" \
+	sh -c "[ $rc -eq 2 ] && [ \$(printf '%s\n' \"\$1\" | wc -l) -eq 1 ] && printf '%s' \"\$1\" | grep -q 'since takes a duration ago'" _ "$out"
+
 snap=$(irqlat --top --batch --iterations 1 --json)
 tp() { jq -c --arg n "$1" '.tracepoints[] | select(.tracepoint == $n)' <<<"$snap"; }
 check "summary: sched_process_exec counted at least the execs" test "$(tp sched:sched_process_exec | jq .events)" -ge $N
@@ -109,7 +151,11 @@ check "detach as non-root is refused (exit 1, says why)" sh -c "[ $rc -eq 1 ] &&
 out=$(irqlat detach sched:nonesuch 2>&1); rc=$?
 check "detach of a tracepoint not consumed: exit 1 naming it" sh -c "[ $rc -eq 1 ] && printf '%s' \"\$1\" | grep -q 'does not consume tracepoint sched:nonesuch'" _ "$out"
 irqlat detach sched:sched_process_exec >/dev/null
-before=$(irqlat --top --batch -n 1 --json | jq '.tracepoints[] | select(.tracepoint == "sched:sched_process_exec") | .events')
+# what the program wrote before the detach is still read (a drain timer, every 100 ms): the
+# count is final once two readings 300 ms apart agree
+exec_count() { irqlat --top --batch -n 1 --json | jq '.tracepoints[] | select(.tracepoint == "sched:sched_process_exec") | .events'; }
+before=$(exec_count)
+for _ in $(seq 20); do sleep 0.3; again=$(exec_count); [ "$again" = "$before" ] && break; before=$again; done
 for _ in $(seq 5); do "$PROG"; done
 sleep 0.5
 after=$(irqlat --top --batch -n 1 --json | jq '.tracepoints[] | select(.tracepoint == "sched:sched_process_exec") | "\(.state) \(.events)"')
@@ -123,6 +169,15 @@ kill -USR1 "$DAEMON_PID"
 sleep 0.5
 check "SIGUSR1 detaches the attached tracepoints" \
 	test "$(irqlat --top --batch -n 1 --json | jq -r '.tracepoints[] | select(.tracepoint == "sched:sched_process_exec") | .state')" = detached
+stop_daemon
+
+# --attach raw_tp: a raw_tp program though BTF describes the tracepoint, counting the same
+start_daemon --attach raw_tp --tracepoint sched:sched_process_exec
+for _ in 1 2 3; do "$PROG"; done
+raw_counts() { irqlat status --json | jq -e '.tracepoints[0] | .attach == "raw_tp" and .events >= 3' >/dev/null; }
+for _ in $(seq 50); do raw_counts && break; sleep 0.1; done
+raw_ok() { grep -q 'attached to tracepoint sched:sched_process_exec (raw_tp)' "$TMP/daemon.log" && raw_counts; }
+check "--attach raw_tp: the tracepoint is attached as raw_tp and counts the execs" raw_ok
 stop_daemon
 
 out=$("$IRQLATD" --tracepoint-period silly:me_silly=soon 2>&1); rc=$?

@@ -4,7 +4,7 @@
 # and checked against /proc/interrupts and bpftool where a reference exists.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
-plan 56
+plan 77
 
 TM=(tmux -L "irqlat-test-$$")
 PANE=top:0.0
@@ -26,21 +26,27 @@ stop_fio() {	# fio_load runs in a subshell: stop its fio processes by their pids
 }
 
 # The parser of the screen: the header gives the columns (the sort column carries an arrow);
-# every column but NAME is one word, so a row is IRQ, then NAME, then the other cells from the
-# right. Values in units (2.5us, 129.0k) become numbers.
+# every column but NAME is one word and FLAGS (last, left-aligned, maybe empty) starts where
+# its header does, so a row is IRQ, then NAME, then the other cells from the right. Values in
+# units (2.5us, 129.0k) become numbers; "-" (no run in the window) becomes None, and a '*'
+# (a percentile of too few runs) is kept apart in "few".
 cat >"$TMP/screen.py" <<'EOF'
 import re, sys, json
 MARKS = {"v": "down", "^": "up", "\u25bc": "down", "\u25b2": "up"}
-KNOWN = {"IRQ", "NAME", "CPUS", "COUNT", "RATE/s", "AVG", "P50", "P90", "P99", "P99.9", "MAX", "%TIME", "SPURIOUS"}
+KNOWN = {"IRQ", "NAME", "CPUS", "COUNT", "RATE/s", "AVG", "P50", "P90", "P99", "P99.9", "MAX", "%TIME", "SPURIOUS", "FLAGS"}
 TIME = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
 SCALE = {"": 1, "k": 1e3, "M": 1e6, "G": 1e9}
 
 def number(col, s):
-    if col == "NAME":
+    if col in ("NAME", "CPUS", "FLAGS"):
         return s
     if col == "IRQ":
         return int(s)
-    m = re.fullmatch(r"([0-9.]+)(ns|us|ms|s)", s)
+    if s == "-":
+        return None
+    if col == "%TIME" and s == "<.001":
+        return 0.0005
+    m = re.fullmatch(r"([0-9.]+)(ns|us|ms|s)\*?", s)
     if m:
         return float(m.group(1)) * TIME[m.group(2)]
     m = re.fullmatch(r"([0-9.]+)([kMG]?)", s)
@@ -62,18 +68,33 @@ def parse(text):
             sort = (t[1:], MARKS[t[:1]])
             t = t[1:]
         cols.append(t)
-    after = cols[cols.index("NAME") + 1:]
+    flags_at = lines[i].find("FLAGS") if "FLAGS" in cols else -1
+    after = [c for c in cols[cols.index("NAME") + 1:] if c != "FLAGS"]
     rows, cpu_lines = [], {}
     for l in lines[i + 1:]:
-        toks = l.split()
+        flags = l[flags_at:].strip() if flags_at >= 0 else None
+        body = l[:flags_at] if flags_at >= 0 else l
+        toks = body.split()
         if len(toks) >= len(after) + 2 and re.fullmatch(r"\d+", toks[0]):
-            r = {"IRQ": int(toks[0]), "NAME": " ".join(toks[1:len(toks) - len(after)])}
+            r = {"IRQ": int(toks[0]), "NAME": " ".join(toks[1:len(toks) - len(after)]), "few": [], "raw": {}}
             for c, v in zip(after, toks[len(toks) - len(after):]):
                 r[c] = number(c, v)
+                r["raw"][c] = v
+                if v.endswith("*"):
+                    r["few"].append(c)
+            if flags is not None:
+                r["FLAGS"] = flags
             rows.append(r)
-        elif l.strip().startswith("cpu:") and rows:
-            cpu_lines[len(rows) - 1] = [int(x) for x in re.findall(r" (\d+): ", l)]
-    return {"cols": cols, "sort": sort, "rows": rows, "cpus": cpu_lines}
+        elif re.match(r"^ {6}(affinity|cpu) ", l) and rows:
+            cpu_lines[len(rows) - 1] = [int(x) for x in re.findall(r"cpu (\d+)", l)]
+    return {"cols": cols, "sort": sort, "rows": rows, "cpus": cpu_lines, "scope": lines[i - 1] if i else ""}
+
+def order_key(r, col):
+    # P99's order: real p99s, then those of too few runs, then idle rows, each by value
+    v = r[col]
+    if col == "P99":
+        return (0 if v is None else 1 if "P99" in r["few"] else 2, v or 0)
+    return v if v is not None else 0
 
 cmd, path = sys.argv[1], sys.argv[2]
 s = parse(open(path, encoding="utf-8", errors="replace").read())
@@ -83,12 +104,13 @@ elif cmd == "sorted":	# sorted FILE COLUMN DIRECTION: the arrow is there and the
     col, direction = sys.argv[3], sys.argv[4]
     if not s or s["sort"] != (col, direction):
         print("# sort marker: %s" % (s and s["sort"],)); sys.exit(1)
-    vals = [r[col] for r in s["rows"]]
-    want = sorted(vals, reverse=(direction == "down"))
-    print("# %s %s: %s" % (col, direction, vals))
-    sys.exit(0 if len(vals) >= 2 and vals == want else 1)
+    keys = [order_key(r, col) for r in s["rows"]]
+    want = sorted(keys, reverse=(direction == "down"))
+    print("# %s %s: %s" % (col, direction, [r["raw"].get(col, r[col]) for r in s["rows"]]))
+    sys.exit(0 if len(keys) >= 2 and keys == want else 1)
 EOF
 
+jqe() { jq -e "$@" >/dev/null; }	# a jq condition as a check's command
 cap() { "${TM[@]}" capture-pane -t "$PANE" -p "$@"; }
 # A whole frame: two captures in a row that agree (the screen redraws every 2 s).
 frame() {
@@ -132,7 +154,7 @@ check "bash completion completes every option of irqlat --help${missing_comp:+ (
 help=$("$IRQLAT" --help)
 words() { tr ', ' '\n\n' | sed '/^or$/d; /^$/d' | sort | tr '\n' ' '; }
 help_cols=$(sed -nE 's/.*columns, comma-separated, from: ([a-z0-9,]+)$/\1/p' <<<"$help" | words)
-help_sorts=$(sed -nE 's/^ +-s, --sort KEY +(.*) \(default [a-z0-9]+\)$/\1/p' <<<"$help" | words)
+help_sorts=$(sed -nE 's/^ +-s, --sort KEY +(.*) \(default [a-z0-9]+.*$/\1/p' <<<"$help" | words)
 help_windows=$(sed -nE 's/^ +-w, --window W +(.*): the window of .*/\1/p' <<<"$help" | words)
 help_cmds=$("$IRQLAT" frobnicate 2>&1 | sed -nE 's/.*: use (.*)$/\1/p' | words)
 diag "--help: columns [$help_cols], sort keys [$help_sorts], windows [$help_windows]; commands [$help_cmds]"
@@ -182,10 +204,35 @@ for _ in $(seq 30); do
 	sleep 0.5
 done
 frame >"$TMP/f0"
-check "header shows the BPF cost per IRQ (irqlatd --bpf-stats) and drops" grep -qE '^cost: [0-9]+ ns/IRQ, drops: [0-9]+' "$TMP/f0"
+check "header shows drops, the threshold and the BPF cost per IRQ (irqlatd --bpf-stats) with what it is" \
+	grep -qE "^drops: [0-9]+, outlier threshold 1.0us, cost: [0-9]+ ns/IRQ in irqlatd's BPF programs \(more at low" "$TMP/f0"
 check "column header line has every default column" \
-	sh -c "python3 $TMP/screen.py json $TMP/f0 | jq -e '.cols == [\"IRQ\",\"NAME\",\"CPUS\",\"COUNT\",\"RATE/s\",\"AVG\",\"P50\",\"P99\",\"P99.9\",\"MAX\",\"%TIME\"]' >/dev/null"
-check "the disk IRQ has a row, and the default sort is P99, highest first" python3 "$TMP/screen.py" sorted "$TMP/f0" P99 down
+	sh -c "python3 $TMP/screen.py json $TMP/f0 | jq -e '.cols == [\"IRQ\",\"NAME\",\"CPUS\",\"COUNT\",\"RATE/s\",\"AVG\",\"P50\",\"P99\",\"P99.9\",\"MAX\",\"%TIME\",\"FLAGS\"]' >/dev/null"
+check "the default sort is %TIME, highest first" python3 "$TMP/screen.py" sorted "$TMP/f0" %TIME down
+python3 "$TMP/screen.py" json "$TMP/f0" >"$TMP/f0.json"
+diag "default order: $(jq -c '[.rows[] | [.IRQ, .raw["%TIME"], .raw.P99]]' "$TMP/f0.json")"
+# issue 14: "handlers with 11 to 165 runs sat above the disk handler running 7,000 times a second"
+check "by default the busy disk IRQ $IRQ leads, above every handler with too few runs for a p99" \
+	jqe --argjson irq "$IRQ" '.rows[0].IRQ == $irq and (.rows[0].few | length == 0) and ([.rows[] | select(.few | index("P99"))] | length > 0)' "$TMP/f0.json"
+# the '*' against the same row's rate: under 100 runs in the 10 s window (RATE rounds to 0.1)
+check "P99 carries '*' exactly on the rows with under 100 runs in the 10 s window (RATE/s x 10)" \
+	jqe '[.rows[] | select(.P99 != null) | ((.few | index("P99")) != null) == (.["RATE/s"] * 10 < 100)] | all' "$TMP/f0.json"
+check "the screen explains the '*'" grep -qE '^\*: too few runs in the window for that percentile \(.*P99( needs)? 100' "$TMP/f0"
+check "RATE/s has one format: one decimal below 100, none from 100" \
+	jqe '[.rows[] | .raw["RATE/s"] | test("^([0-9]{1,2}\\.[0-9]|[0-9]{3,5}|[0-9.]+[kMG])$")] | all' "$TMP/f0.json"
+# the line over the header: COUNT under "since start", P99 and %TIME under "last 10s"
+check "the line over the header says COUNT is since start and the latencies are the last 10 s" python3 - "$TMP/f0" <<'EOF'
+import re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+i = next(i for i, l in enumerate(lines) if re.match(r"^ +\S*IRQ +NAME", l))
+scope, head = lines[i - 1], lines[i]
+spans = {m.group(1): (m.start(), m.end()) for m in re.finditer(r"-* ?(since start|from start|last 10s) ?-*", scope)}
+end = lambda h: head.index(h) + len(h)
+start, win = spans.get("since start") or spans.get("from start"), spans.get("last 10s")
+ok = start and win and start[0] <= end("COUNT") <= start[1] and all(win[0] <= end(h) <= win[1] for h in ("RATE/s", "P99", "%TIME"))
+print("# %r / %r" % (scope, head))
+sys.exit(0 if ok else 1)
+EOF
 
 # each sort key, in turn: the arrow moves to its column and the rows follow that column
 for spec in "m MAX down" "r RATE/s down" "n COUNT down" "t %TIME down" "i IRQ up" "a NAME up" "R NAME down" "p P99 up"; do
@@ -213,10 +260,63 @@ check "c shows per-CPU lines; their CPUs took the IRQ per /proc/interrupts" test
 keys c
 
 # w cycles the window and says which
-for w in 60s total 1s 10s; do
+for w in 60s total 1s; do
 	keys w
 	check "w switches the window to $w" wait_for "window $w" 5
 done
+# idle is not a measurement: in the 1 s window some handler of an idle VM line has no run
+idle_frame() {
+	for _ in $(seq 40); do
+		frame >"$TMP/idle"
+		python3 "$TMP/screen.py" json "$TMP/idle" >"$TMP/idle.json"
+		jq -e '[.rows[] | select(.P99 == null)] | length > 0' "$TMP/idle.json" >/dev/null && return 0
+		sleep 0.5
+	done
+	return 1
+}
+check "in the 1 s window an idle handler shows up (within 20 s)" idle_frame
+diag "idle rows: $(jq -c '[.rows[] | select(.P99 == null) | [.IRQ, .raw]]' "$TMP/idle.json")"
+check "idle rows show '-' in AVG, P50, P99, P99.9 and MAX, never 0ns, and RATE/s 0.0; busy rows no '-'" \
+	jqe '[.rows[] | ([.raw.AVG, .raw.P50, .raw.P99, .raw["P99.9"], .raw.MAX] | unique) as $l
+		| if .P99 == null then $l == ["-"] and .raw["RATE/s"] == "0.0" else ($l | index("-")) == null end] | all' "$TMP/idle.json"
+# the daemon's side: no run in the window is null in JSON, never 0 (one snapshot read once)
+irqlat --top -b -n 1 -J -w 1s >"$TMP/idle-json"
+check "JSON: handlers without runs in the window have null latencies, the others numbers" \
+	jqe '[.irqs[] | if .window_count == 0 then [.avg_ns, .p50_ns, .p90_ns, .p99_ns, .p999_ns, .max_ns] == [null, null, null, null, null, null]
+		else ([.avg_ns, .p50_ns, .p99_ns, .max_ns] | map(type == "number") | all) end] | all' "$TMP/idle-json"
+keys w
+check "w switches the window to 10s" wait_for "window 10s" 5
+
+# -C LIST and the C key: only handlers that ran on the CPU, only that CPU's lines. The CPU
+# that took most disk IRQs, and the reference for the rest, are /proc/interrupts'.
+CPU=$(awk -v irq="$IRQ:" '$1 == irq { b = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) if ($i > m) { m = $i; b = i - 2 } print b }' /proc/interrupts)
+on_cpu() {	# the IRQ numbers with a count on CPU $1 in /proc/interrupts, one a line
+	awk -v col=$(($1 + 2)) 'NR > 1 && $1 ~ /^[0-9]+:$/ && $col ~ /^[0-9]+$/ && $col > 0 { sub(":", "", $1); print $1 }' /proc/interrupts
+}
+check_cpu_view() {	# check_cpu_view FILE WHAT: the rows and CPU lines of a -C $CPU view
+	python3 "$TMP/screen.py" json "$1" >"$1.json"
+	on_cpu "$CPU" | jq -s . >"$TMP/on_cpu.json"
+	jq -e --argjson cpu "$CPU" --argjson irq "$IRQ" --slurpfile on "$TMP/on_cpu.json" '
+		(.rows | length > 0) and ([.rows[].IRQ] | index($irq) != null)
+		and ([.rows[].IRQ | . as $i | $on[0] | index($i) != null] | all)
+		and (.cpus | length) == (.rows | length) and ([.cpus[][]] | unique) == [$cpu]' "$1.json" >/dev/null
+}
+keys C
+"${TM[@]}" send-keys -t "$PANE" -l "$CPU"
+keys Enter
+wait_for "window 10s, CPUs $CPU" 5 >/dev/null
+frame >"$TMP/cpuview"
+check "C $CPU: only handlers with IRQs on CPU $CPU per /proc/interrupts, each with a line of CPU $CPU alone" check_cpu_view "$TMP/cpuview"
+keys C Escape
+frame >"$TMP/cpuall"
+check "C then Esc: every handler again" test "$(python3 "$TMP/screen.py" json "$TMP/cpuall" | jq '.rows | length')" -ge "$(jq '.rows | length' "$TMP/cpuview.json")"
+irqlat --top -b -n 1 -C "$CPU" >"$TMP/cpubatch"
+check "irqlat -b -C $CPU: the same in the text output" check_cpu_view "$TMP/cpubatch"
+irqlat --top -b -n 1 -J -C "$CPU" >"$TMP/cpujson"
+check "irqlat -J -C $CPU: only handlers that ran on CPU $CPU, each whole" \
+	jqe --argjson cpu "$CPU" '(.irqs | length > 0) and ([.irqs[] | [.cpus[].cpu] | index($cpu) != null] | all)' "$TMP/cpujson"
+out=$(irqlat -C 1-x 2>&1); rc=$?
+check "-C 1-x: exit 2, one line naming --cpus" sh -c "[ $rc -eq 2 ] && [ \"\$(printf '%s\n' \"\$1\" | wc -l)\" -eq 1 ] && printf '%s' \"\$1\" | grep -q -- \"--cpus .*'1-x'\"" _ "$out"
 
 # / filters by name
 name=$(irqlat --top -b -n 1 -J | jq -r --argjson irq "$IRQ" '[.irqs[] | select(.irq == $irq)][0].name')
@@ -253,6 +353,8 @@ keys Escape
 check "Esc goes back to the table" wait_for "^ +IRQ +.*NAME" 5
 keys '?'
 check "? shows the help" wait_for "sort by P99" 5
+check "the help explains the default order" wait_for "^Default order %TIME: the share of time in the handler, so what costs" 2
+check "the help says q quits and any other key goes back" wait_for "^q quits; any other key goes back" 2
 keys x
 check "any key leaves the help" wait_for "^ +IRQ +.*NAME" 5
 
@@ -265,15 +367,15 @@ check "rows over the outlier threshold are coloured" grep -qP '\e\[([0-9]+;)*31(
 sleep 0.5
 frame >"$TMP/small"
 widest=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$TMP/small")
-check "at 80x24 no line is wider than 80 ($widest) and the key line is on line 24" \
-	sh -c "[ $widest -le 80 ] && sed -n 24p '$TMP/small' | grep -q '^q quit'"
+check "at 80x24 no line is wider than 80 ($widest) and the key line is on line 24, whole" \
+	sh -c "[ $widest -le 80 ] && sed -n 24p '$TMP/small' | grep -qE '^q quit  \\? help  .*  Enter histogram *$'"
 check "at 80x24 IRQ, NAME and P99 stay, and the rows are there" \
 	sh -c "python3 $TMP/screen.py json $TMP/small | jq -e '(.cols | index(\"IRQ\") and index(\"NAME\") and index(\"P99\")) and (.rows | length > 0)' >/dev/null"
 "${TM[@]}" resize-window -t top -x 160 -y 40
 sleep 0.5
 frame >"$TMP/big"
 check "at 160x40 every column is back" \
-	sh -c "python3 $TMP/screen.py json $TMP/big | jq -e '.cols | length == 11' >/dev/null"
+	sh -c "python3 $TMP/screen.py json $TMP/big | jq -e '.cols | length == 12' >/dev/null"
 
 # the daemon restarts: the screen says so, keeps running, and reconnects
 stop_daemon
@@ -339,6 +441,12 @@ if not close:
 sys.exit(0 if close else 1)
 EOF
 
+# One snapshot, one truth (issue 14, item 3): every figure of an answer is from the same tick,
+# so a handler's count is the sum of its CPUs' counts and of its histogram's buckets.
+irqlat hist -w total --json >"$TMP/snap"
+check "one snapshot: each handler's count is the sum of its CPUs' counts and of its buckets since start" \
+	jqe '(.irqs | length > 0) and ([.irqs[] | .count == ([.cpus[].count] | add) and .count == ([.buckets[][2]] | add)] | all)' "$TMP/snap"
+
 # ... and with /proc/interrupts, over a fio burst. Every figure of an answer is as of the
 # daemon's last tick, which says when it read the cells (snapshot_begin_ns .. snapshot_end_ns,
 # CLOCK_MONOTONIC). A thread reads /proc/interrupts all along, stamping each read; the
@@ -401,7 +509,7 @@ check "irqlat hist IRQ: text bars of that handler" \
 	sh -c "[ $rc -eq 0 ] && printf '%s\n' \"\$1\" | grep -q '^IRQ $IRQ ($name)' && printf '%s\n' \"\$1\" | grep -qE ' [0-9]+ \|#'" _ "$out"
 out=$(irqlat hist no-such-handler 2>&1); rc=$?
 check "irqlat hist NAME that does not exist: exit 1, says so" \
-	sh -c "[ $rc -eq 1 ] && printf '%s' \"\$1\" | grep -q \"no handler matches 'no-such-handler'\"" _ "$out"
+	sh -c "[ $rc -eq 1 ] && printf '%s' \"\$1\" | grep -q \"no handler.* matches 'no-such-handler'\"" _ "$out"
 check "hist --json --iterations 2: two JSON lines" test "$(irqlat hist "$name" --json -n 2 -d 0.2 | jq -c .irqs[0].irq | grep -c "^$IRQ\$")" = 2
 st=$(irqlat status --json)
 ids=$(jq -r '.bpf.prog_ids[]' <<<"$st")
@@ -416,7 +524,34 @@ check "status cost per IRQ agrees with bpftool's run_time_ns/run_cnt within 25%"
 	python3 -c "import sys; c, r = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if c > 0 and abs(c - r) <= 0.25 * r else 1)" "$cost" "$ref"
 out=$(irqlat status)
 check "status text: version, attach style, programs, drops, overhead, configuration" \
-	sh -c "printf '%s\n' \"\$1\" | grep -q '^irqlatd [0-9.]*, pid' && printf '%s\n' \"\$1\" | grep -qE '^attach: +(tp_btf|raw_tp), programs irq:irq_handler_entry' && printf '%s\n' \"\$1\" | grep -q '^drops: ' && printf '%s\n' \"\$1\" | grep -qE '^overhead: +[0-9]+ ns' && printf '%s\n' \"\$1\" | grep -q '^config: .*threshold 1.0us'" _ "$out"
+	sh -c "printf '%s\n' \"\$1\" | grep -q '^irqlatd [0-9.]*, pid' && printf '%s\n' \"\$1\" | grep -qE '^attach: +(tp_btf|raw_tp), programs irq:irq_handler_(entry|exit)' && printf '%s\n' \"\$1\" | grep -q '^drops: ' && printf '%s\n' \"\$1\" | grep -qE '^overhead: +[0-9]+ ns' && printf '%s\n' \"\$1\" | grep -q '^config: .*threshold 1.0us'" _ "$out"
+
+# other BPF programs on the IRQ tracepoints: libbpf-tools hardirqs beside the daemon. The
+# reference is bpftool's list of links: every program it shows on irq_handler_entry/exit that
+# is not this daemon's must be in the summary's bpf.shared.
+hardirqs -d 8 1 >"$TMP/hardirqs.out" 2>&1 &
+HARDIRQS=$!
+theirs() { bpftool -j link show 2>/dev/null | jq --argjson own "$(jq -c '.bpf.prog_ids' <<<"$st")" \
+	'[.[] | select(.type == "raw_tracepoint" and (.tp_name | test("^irq_handler_(entry|exit)$")) and ((.prog_id as $p | $own | index($p)) == null)) | .prog_id] | sort'; }
+hardirqs_on() { [ "$(bpftool -j prog show 2>/dev/null | jq '[.[] | select(.name | test("^irq_handler_"))] | length')" -ge 2 ]; }
+for _ in $(seq 50); do hardirqs_on && break; sleep 0.1; done
+sleep 5.5	# the daemon looks again at most every 5 s
+# others' programs come and go (a benchmark's rounds): those in bpftool's lists before and
+# after the summary were there all along
+theirs >"$TMP/links1.json"
+irqlat --top -b -n 1 -J >"$TMP/shared.json"
+theirs >"$TMP/links2.json"
+jq -s '.[0] - (.[0] - .[1])' "$TMP/links1.json" "$TMP/links2.json" >"$TMP/links.json"
+irqlat --top -b -n 1 >"$TMP/shared.txt"
+diag "bpftool: other programs on the IRQ tracepoints $(jq -c . "$TMP/links.json"); the daemon: $(jq -c '[.bpf.shared.programs[] | [.id, .comm]]' "$TMP/shared.json")"
+check "bpf.shared lists every other program bpftool shows on the IRQ tracepoints, hardirqs' with its name" \
+	jqe --slurpfile links "$TMP/links.json" '.bpf.shared.known and ([.bpf.shared.programs[].id] as $got | $links[0] | all(. as $i | $got | index($i) != null))
+		and ([.bpf.shared.programs[] | select(.comm == "hardirqs")] | length >= 2)' "$TMP/shared.json"
+check "the text output says their cost is in every time shown, and names hardirqs" \
+	grep -qE '^! every time shown includes the cost of [0-9]+ other BPF programs? on the IRQ tracepoints: .*hardirqs' "$TMP/shared.txt"
+out=$(irqlat status)
+check "status: 'shared:' names hardirqs" sh -c "printf '%s\n' \"\$1\" | grep -qE '^shared: +[0-9]+ other BPF programs? on the IRQ tracepoints, whose cost .*hardirqs pid $HARDIRQS'" _ "$out"
+wait "$HARDIRQS"
 
 # module tracepoints: without any, no section (above); with one, the screen shows its row.
 # sched:sched_process_exec stands in for a module's tracepoint on this host (no modules here):
@@ -424,7 +559,7 @@ check "status text: version, attach style, programs, drops, overhead, configurat
 check "no tracepoint section without tracepoints" sh -c "! grep -q 'TRACEPOINT' '$TMP/f0'"
 stop_daemon
 start_daemon --interval-ms 500 --tracepoint sched:sched_process_exec
-"${TM[@]}" new-session -d -s top -x 140 -y 30 "$IRQLAT --socket $SOCK --delay 0.5"
+"${TM[@]}" new-session -d -s top -x 140 -y 30 "env LC_ALL=C.UTF-8 $IRQLAT --socket $SOCK --delay 0.5"
 for _ in $(seq 20); do /bin/true; done
 wait_for "^ +sched:sched_process_exec +attached" 10 >/dev/null
 sleep 1.2
@@ -433,6 +568,19 @@ events=$(awk '$1 == "sched:sched_process_exec" { print $3 }' "$TMP/tp")
 diag "screen: $(grep -E 'TRACEPOINT|sched:sched_process_exec' "$TMP/tp" | tr -s ' ')"
 check "a consumed tracepoint is drawn under the table, attached, with at least the 20 execs this test made (${events:-none})" \
 	sh -c "grep -qE '^ +TRACEPOINT +STATE +EVENTS +RATE/s +GAPS +MISSED +PERIOD +LATE50 +LATE99 +LATEMAX +LAST' '$TMP/tp' && [ '${events:-0}' -ge 20 ]"
+# in a UTF-8 locale the sort arrow is the glyph irqlat(1) shows
+arrow=$(grep -oE '(▼|▲)%TIME' "$TMP/tp" | head -1); arrow=${arrow%\%TIME}
+man_arrows=$(MANWIDTH=100 LC_ALL=C.UTF-8 man -l "$TOP/docs/irqlat.1" 2>/dev/null | grep -oE '▼|▲' | sort -u | tr -d '\n')
+check "the screen's sort arrow (${arrow:-none}) is one irqlat(1) shows (${man_arrows:-none})" \
+	sh -c "[ -n '$arrow' ] && case '$man_arrows' in *'$arrow'*) true ;; *) false ;; esac"
+# at 80 columns the section drops columns to keep some of LAST, instead of being cut
+"${TM[@]}" resize-window -t top -x 80 -y 24
+sleep 1
+frame >"$TMP/tp80"
+widest=$(LC_ALL=C.UTF-8 wc -L <"$TMP/tp80")	# characters, not bytes: the arrow is three
+diag "at 80: $(grep -E 'TRACEPOINT|sched:sched_process_exec' "$TMP/tp80" | tr -s ' ')"
+check "at 80x24 the tracepoint section fits ($widest columns): TRACEPOINT STATE EVENTS RATE/s LATE99 LAST, the arguments shown" \
+	sh -c "[ $widest -le 80 ] && grep -qE '^ +TRACEPOINT +STATE +EVENTS +RATE/s +LATE99 +LAST *$' '$TMP/tp80' && grep -qE '^ +sched:sched_process_exec +attached .* [a-z_]+=' '$TMP/tp80'"
 "${TM[@]}" kill-server
 stop_daemon
 done_testing

@@ -47,7 +47,8 @@ check "promtool check metrics: no error, no lint problem" test $rc -eq 0 -a -z "
 [ -n "$lint" ] && diag "$lint"
 families() {
 	for f in irqlat_build_info irqlat_handler_runs_total irqlat_handler_seconds_total irqlat_handler_spurious_total \
-		 irqlat_handler_duration_seconds irqlat_handler_max_seconds irqlat_ringbuf_drops_total \
+		 irqlat_handler_duration_seconds irqlat_handler_max_seconds irqlat_handler_storm irqlat_handler_storms_total \
+		 irqlat_ringbuf_drops_total \
 		 irqlat_tracepoint_events_total irqlat_tracepoint_gaps_total irqlat_tracepoint_missed_total \
 		 irqlat_tracepoint_attached; do
 		grep -q "^# HELP $f " "$TMP/page" && grep -q "^# TYPE $f " "$TMP/page" || { echo "# no $f"; return 1; }

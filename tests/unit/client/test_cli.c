@@ -51,9 +51,11 @@ static void test_cli_defaults(void **state)
 	assert_int_equal(c.follow, 0);
 	assert_string_equal(c.socket_path, "/run/irqlatd/irqlatd.sock");
 	assert_string_equal(c.window, "10s");
-	assert_string_equal(c.sort, "p99");
+	/* what costs the CPUs most first: the share of time, not a percentile of a few runs */
+	assert_string_equal(c.sort, "time");
 	assert_int_equal(c.reverse, 0);
 	assert_null(c.columns);
+	assert_null(c.cpus);
 	assert_null(c.target);
 }
 
@@ -64,7 +66,7 @@ static void test_cli_every_option(void **state)
 
 	(void)state;
 	r = cli_run(&c, "--top", "--batch", "--iterations", "3", "--delay", "0.5", "--json", "--window", "60s",
-		    "--sort", "rate", "--reverse", "--output", "irq,name,p999", "--socket", "/tmp/s", NULL);
+		    "--sort", "rate", "--reverse", "--output", "irq,name,p999", "--cpus", "0-3,8", "--socket", "/tmp/s", NULL);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(c.cmd, CMD_TOP);
 	assert_int_equal(c.batch, 1);
@@ -75,10 +77,11 @@ static void test_cli_every_option(void **state)
 	assert_string_equal(c.sort, "rate");
 	assert_int_equal(c.reverse, 1);
 	assert_string_equal(c.columns, "irq,name,p999");
+	assert_string_equal(c.cpus, "0-3,8");
 	assert_string_equal(c.socket_path, "/tmp/s");
 
 	r = cli_run(&c, "-t", "-b", "-n1", "-d", "0.05", "-J", "-w", "total", "-s", "name", "-R",
-		    "-o", "spurious", "-S", "/tmp/t", NULL);
+		    "-o", "spurious", "-C", "1", "-S", "/tmp/t", NULL);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(c.batch, 1);
 	assert_int_equal(c.iterations, 1);
@@ -88,6 +91,7 @@ static void test_cli_every_option(void **state)
 	assert_string_equal(c.sort, "name");
 	assert_int_equal(c.reverse, 1);
 	assert_string_equal(c.columns, "spurious");
+	assert_string_equal(c.cpus, "1");
 	assert_string_equal(c.socket_path, "/tmp/t");
 
 	r = cli_run(&c, "events", "--follow", NULL);
@@ -184,6 +188,16 @@ static void test_cli_bad(void **state)
 	assert_usage_error(&r, "--sort", "'bogus'");
 	r = cli_run(&c, "-o", "irq,bogus", NULL);
 	assert_usage_error(&r, "column", "'bogus'");
+	/* -C: the kernel's CPU list syntax, nothing else, not empty */
+	static const char *const bad_cpus[] = { "", "x", "1-", "-1", "3-1", "1,,2", "1;2", "0x1", "1 2", "1,",
+		"0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26" };
+	for (unsigned i = 0; i < sizeof(bad_cpus) / sizeof(bad_cpus[0]); i++) {
+		char quoted[128];
+
+		snprintf(quoted, sizeof(quoted), "'%s'", bad_cpus[i]);
+		r = cli_run(&c, "--cpus", bad_cpus[i], NULL);
+		assert_usage_error(&r, "--cpus", quoted);
+	}
 	r = cli_run(&c, "--no-such", NULL);
 	assert_usage_error(&r, "unknown option", "--no-such");
 	r = cli_run(&c, "hist", "-Jq", NULL);

@@ -2,7 +2,10 @@
 /* The client's side of a summary: table_rows() on an answer written here as the daemon sends
  * it (docs/architecture.md, section 4: two handlers sharing IRQ 25, one of them on two CPUs,
  * and IRQ 1), each row against the JSON fields it came from; table_sort() by p99 and by IRQ;
- * and an answer that is not a summary. */
+ * and an answer that is not a summary. Then what a row must not pretend, on a summary with an
+ * idle handler (null latencies), one with a few runs, an isolated CPU, an IRQ outside its
+ * affinity, storms and other BPF programs: the cells, flags, orders, the scope line, the
+ * per-CPU lines and the notes, each against text written here by hand. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,6 +15,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include "../helpers/json_fields.h"
+#include "client/cpuline.h"
+#include "client/notes.h"
 #include "client/table.h"
 
 #define NHANDLERS 3
@@ -83,10 +88,217 @@ static void test_table_rows(void **state)
 	json_object_put(s);
 }
 
+/* CPU 1 isolated and nohz_full (lists with the newline the kernel writes, as in IRQ 36's). IRQ 36: busy on the isolated CPU 1 (its effective affinity),
+ * 20 runs on CPU 0 before; IRQ 41: idle in the window (the daemon sends null latencies);
+ * IRQ 50: 20 runs, on CPU 0 while its effective affinity is CPU 1, in a rate storm; IRQ 9:
+ * mostly unhandled. Window 10 s. */
+static const char marks_json[] =
+	"{\"ok\":true,\"uptime_s\":60.0,\"window\":\"10s\",\"window_s\":10.0,\"rate\":1302.0,\"handlers\":4,"
+	"\"isolated_cpus\":\"1\",\"nohz_full_cpus\":\"1\n\","
+	"\"bpf\":{\"shared\":{\"known\":true,\"programs\":[{\"id\":51,\"name\":\"irq_handler_en\","
+	"\"tracepoint\":\"irq_handler_entry\",\"comm\":\"hardirqs\"},{\"id\":53,\"name\":\"irq_handler_ex\","
+	"\"tracepoint\":\"irq_handler_exit\",\"comm\":\"hardirqs\"},{\"id\":52,\"name\":\"pinned\",\"tracepoint\":\"irq_handler_exit\"}]}},\"irqs\":["
+	"{\"irq\":36,\"name\":\"virtio1-req.0\",\"count\":13020,\"window_count\":12000,\"rate\":1200.0,"
+	"\"time_share\":0.0030,\"avg_ns\":2500,\"p50_ns\":2400,\"p90_ns\":3000,\"p99_ns\":4400,\"p999_ns\":9200,"
+	"\"max_ns\":94000,\"affinity\":\"0-1\\n\",\"effective_affinity\":\"1\\n\",\"storm\":null,"
+	"\"cpus\":[{\"cpu\":0,\"count\":20,\"window_count\":0},{\"cpu\":1,\"count\":13000,\"window_count\":12000}]},"
+	"{\"irq\":41,\"name\":\"virtio3-rx\",\"count\":11,\"window_count\":0,\"rate\":0,\"time_share\":0,"
+	"\"avg_ns\":null,\"p50_ns\":null,\"p90_ns\":null,\"p99_ns\":null,\"p999_ns\":null,\"max_ns\":null,"
+	"\"affinity\":\"0-1\",\"effective_affinity\":\"0\",\"cpus\":[{\"cpu\":0,\"count\":11,\"window_count\":0}]},"
+	"{\"irq\":50,\"name\":\"noisy\",\"count\":20,\"window_count\":20,\"rate\":2.0,\"time_share\":0.0000500,"
+	"\"avg_ns\":25000,\"p50_ns\":18000,\"p90_ns\":40000,\"p99_ns\":219000,\"p999_ns\":219000,\"max_ns\":219000,"
+	"\"affinity\":\"1\",\"effective_affinity\":\"1\",\"storm\":{\"kind\":\"rate\",\"rate\":2.0,\"baseline_rate\":0.1},"
+	"\"cpus\":[{\"cpu\":0,\"count\":20,\"window_count\":20}]},"
+	"{\"irq\":9,\"name\":\"acpi\",\"count\":1000,\"window_count\":1000,\"rate\":100.0,\"time_share\":0.0001,"
+	"\"avg_ns\":1000,\"p50_ns\":900,\"p90_ns\":1100,\"p99_ns\":1500,\"p999_ns\":1600,\"max_ns\":1600,"
+	"\"storm\":{\"kind\":\"unhandled\",\"rate\":100.0,\"unhandled_share\":0.97},"
+	"\"cpus\":[{\"cpu\":0,\"count\":1000,\"window_count\":1000}]}]}";
+
+static const struct row *row_of(const struct row *rows, int n, int irq)
+{
+	for (int i = 0; i < n; i++)
+		if (rows[i].irq == irq)
+			return &rows[i];
+	fail_msg("no row for IRQ %d", irq);
+	return NULL;
+}
+
+static void assert_cell(const struct row *r, enum column col, const char *want)
+{
+	char cell[64];
+
+	table_cell(cell, sizeof(cell), r, col);
+	if (strcmp(cell, want))
+		fail_msg("IRQ %d, column %s: \"%s\", expected \"%s\"", r->irq, column_defs[col].name, cell, want);
+}
+
+static void test_table_marks(void **state)
+{
+	json_object *s = json_tokener_parse(marks_json);
+	struct row *rows;
+	int n;
+
+	(void)state;
+	assert_non_null(s);
+	n = table_rows(s, &rows);
+	assert_int_equal(n, 4);
+
+	/* idle: no latency is a measurement; rate and share are true zeros */
+	const struct row *idle = row_of(rows, n, 41), *busy = row_of(rows, n, 36), *few = row_of(rows, n, 50);
+	const struct row *unhandled = row_of(rows, n, 9);
+
+	assert_true(idle->idle);
+	for (enum column c = COL_AVG; c <= COL_MAX; c++)
+		assert_cell(idle, c, "-");
+	assert_cell(idle, COL_RATE, "0.0");
+	assert_cell(idle, COL_TIME, "0.00");
+	assert_cell(idle, COL_CPUS, "0");
+	assert_cell(idle, COL_FLAGS, "");
+
+	/* 20 runs: p50 and p90 are percentiles, p99 and p99.9 are the slowest run */
+	assert_false(few->idle);
+	assert_cell(few, COL_P50, "18us");
+	assert_cell(few, COL_P90, "40us");
+	assert_cell(few, COL_P99, "219us*");
+	assert_cell(few, COL_P999, "219us*");
+	assert_cell(few, COL_MAX, "219us");
+	assert_cell(few, COL_AVG, "25us");
+	/* on CPU 0, outside its affinity (1), in the window; and in a rate storm */
+	assert_cell(few, COL_CPUS, "0!");
+	assert_cell(few, COL_FLAGS, "SA");
+	assert_cell(few, COL_TIME, "0.005");
+
+	/* 12000 runs: every percentile is one; on the isolated CPU 1 in the window (I), its
+	 * effective affinity; CPU 0, outside it, only before the window (no A) */
+	assert_cell(busy, COL_P999, "9.2us");
+	assert_cell(busy, COL_P99, "4.4us");
+	assert_cell(busy, COL_CPUS, "0,1!");	/* 0: outside the affinity, but not in the window */
+	assert_cell(busy, COL_FLAGS, "I");
+	assert_cell(busy, COL_RATE, "1200");
+	assert_cell(busy, COL_TIME, "0.30");
+	assert_cell(unhandled, COL_FLAGS, "U");
+	/* no affinity known (IRQ 9 sends none): nothing is outside it */
+	assert_cell(unhandled, COL_CPUS, "0");
+
+	/* the default order (time share): the busy handler first, whatever the p99 of a few runs */
+	table_sort(rows, n, (enum sort_key)table_sort_key(SORT_DEFAULT), false);
+	assert_int_equal(rows[0].irq, 36);
+	assert_int_equal(rows[n - 1].irq, 41);
+	/* by p99: real p99s (1.5us of IRQ 9 and 4.4us of 36), then the 20-run one, then idle */
+	table_sort(rows, n, SORT_P99, false);
+	assert_int_equal(rows[0].irq, 36);
+	assert_int_equal(rows[1].irq, 9);
+	assert_int_equal(rows[2].irq, 50);
+	assert_int_equal(rows[3].irq, 41);
+	table_sort(rows, n, SORT_P99, true);
+	assert_int_equal(rows[0].irq, 41);
+	assert_int_equal(rows[3].irq, 36);
+
+	/* per-CPU lines: affinity, marks, idle CPUs, the share of the handler's runs; -C */
+	char line[512];
+	int k;
+
+	busy = row_of(rows, n, 36);
+	k = cpuline_text(line, sizeof(line), s, busy, NULL);
+	assert_int_equal(k, 2);
+	/* CPU 0 is outside the affinity, but nothing ran there in the window: no mark */
+	assert_string_equal(line, "affinity 0-1, effective 1 | cpu 0: 20, idle | cpu 1 (isolated, nohz_full)!: 13000, 1200/s, 100%");
+	k = cpuline_text(line, sizeof(line), s, busy, "1");
+	assert_int_equal(k, 1);
+	assert_string_equal(line, "affinity 0-1, effective 1 | cpu 1 (isolated, nohz_full)!: 13000, 1200/s, 100%");
+	few = row_of(rows, n, 50);
+	cpuline_text(line, sizeof(line), s, few, NULL);
+	assert_string_equal(line, "affinity 1, effective 1 | cpu 0 (outside affinity)!: 20, 2.0/s, 100%");
+	json_object *irqs = field(s, "irqs", json_type_array);
+	assert_true(cpuline_ran_on(json_object_array_get_idx(irqs, 0), "1"));
+	assert_true(cpuline_ran_on(json_object_array_get_idx(irqs, 0), "0-3"));
+	assert_false(cpuline_ran_on(json_object_array_get_idx(irqs, 1), "1"));
+
+	/* the notes: the other BPF program, both storms, the CPUs, the '*' (P99 and P99.9 marked) */
+	enum column cols[] = { COL_IRQ, COL_NAME, COL_P50, COL_P99, COL_P999, COL_FLAGS };
+	struct notes notes;
+
+	notes_collect(&notes, s, rows, n, cols, 6);
+	assert_int_equal(notes.n, 4);
+	assert_int_equal(notes.warnings, 2);
+	assert_string_equal(notes.line[0], "! every time shown includes the cost of 3 other BPF programs on the IRQ "
+					   "tracepoints: hardirqs, id 52");
+	assert_string_equal(notes.line[1], "! storm: IRQ 50 noisy 2.0/s, 20x its recent 0.1/s;"
+					   " IRQ 9 acpi 97% of 100/s unhandled (IRQ_NONE)");
+	assert_string_equal(notes.line[2], "isolated CPUs 1, nohz_full 1: a handler that runs there is marked ! (FLAGS I)");
+	assert_string_equal(notes.line[3], "*: too few runs in the window for that percentile (P99 needs 100, P99.9 1000),"
+					   " so it is their slowest run");
+	free(rows);
+	json_object_put(s);
+}
+
+static void test_table_units(void **state)
+{
+	static const struct {
+		double v;
+		const char *rate, *count;
+	} cases[] = {
+		{ 0, "0.0", "0" }, { 0.04, "0.0", "0" }, { 1, "1.0", "1" }, { 52.6, "52.6", "53" }, { 99.94, "99.9", "100" },
+		{ 99.96, "100", "100" }, { 375, "375", "375" }, { 12901.4, "12901", "12901" }, { 129000, "129.0k", "129.0k" },
+		{ 1.3e6, "1300.0k", "1300.0k" }, { 1.3e7, "13.0M", "13.0M" },
+	};
+	char buf[32];
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fmt_rate(buf, sizeof(buf), cases[i].v);
+		if (strcmp(buf, cases[i].rate))
+			fail_msg("fmt_rate(%g) = \"%s\", expected \"%s\"", cases[i].v, buf, cases[i].rate);
+		fmt_count(buf, sizeof(buf), cases[i].v);
+		if (strcmp(buf, cases[i].count))
+			fail_msg("fmt_count(%g) = \"%s\", expected \"%s\"", cases[i].v, buf, cases[i].count);
+	}
+	/* the runs each percentile needs: 1 / (1 - q) */
+	assert_int_equal(table_quantile_min_runs(0.5), 2);
+	assert_int_equal(table_quantile_min_runs(0.9), 10);
+	assert_int_equal(table_quantile_min_runs(0.99), 100);
+	assert_int_equal(table_quantile_min_runs(0.999), 1000);
+	fmt_latency(buf, sizeof(buf), 4400, 99, 0.99);
+	assert_string_equal(buf, "4.4us*");
+	fmt_latency(buf, sizeof(buf), 4400, 100, 0.99);
+	assert_string_equal(buf, "4.4us");
+	fmt_latency(buf, sizeof(buf), 0, 0, 0.99);
+	assert_string_equal(buf, "-");
+	fmt_latency(buf, sizeof(buf), 7, 1, 0);	/* not a percentile: a max of one run is a max */
+	assert_string_equal(buf, "7ns");
+}
+
+static void test_table_scope_line(void **state)
+{
+	enum column cols[] = { COL_IRQ, COL_NAME, COL_COUNT, COL_RATE, COL_P99 };
+	int widths[] = { 5, 20, 10, 9, 7 };
+	char line[256];
+
+	(void)state;
+	/* COUNT alone (10 wide) has room for "from start" only; RATE and P99 share one span */
+	table_scope_line(line, sizeof(line), cols, widths, 5, "10s");
+	assert_string_equal(line, "                           from start --- last 10s ----");
+	/* the total window: everything since start, one span */
+	table_scope_line(line, sizeof(line), cols, widths, 5, "total");
+	assert_string_equal(line, "                           ------- since start --------");
+	/* a span too narrow for either label is dashes */
+	enum column one[] = { COL_IRQ, COL_P99 };
+	int w1[] = { 5, 2 };
+	table_scope_line(line, sizeof(line), one, w1, 2, "60s");
+	assert_string_equal(line, "      --");
+	/* ... the short one alone when it just fits */
+	w1[1] = 4;
+	table_scope_line(line, sizeof(line), one, w1, 2, "60s");
+	assert_string_equal(line, "      60s");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table_rows),
+		cmocka_unit_test(test_table_marks),
+		cmocka_unit_test(test_table_units),
+		cmocka_unit_test(test_table_scope_line),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

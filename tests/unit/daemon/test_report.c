@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The JSON the daemon answers (summary, hist, status), built over a hand-made collector whose
  * per-tick histograms and tick times the test knows, serialized as the server sends it and
- * parsed back with json-c. The client's side, table_rows(), is tests/unit/client/test_table.c. */
+ * parsed back with json-c. The client's side, table_rows(), is tests/unit/client/test_table.c.
+ * Beside the cells: a window without runs has null latencies, a storm (storm.c) and the CPU
+ * lists (cpu_topology.c, from files the test writes under a root of its own) are passed on. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -239,6 +241,75 @@ static void test_summary_empty(void **state)
 	json_object_put(s);
 }
 
+/* root/path with text in it, the directories made */
+static void write_file(const char *root, const char *path, const char *text)
+{
+	char full[512], cmd[600];
+	FILE *fp;
+
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", full);
+	assert_int_equal(system(cmd), 0);
+	assert_non_null(fp = fopen(full, "w"));
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static void test_summary_idle_storm_cpus(void **state)
+{
+	struct fixture *f = *state;
+	char root[] = "/tmp/irqlat-test-report.XXXXXX";
+	struct cpu_topology topo = { 0 };
+	json_object *s, *irqs, *h, *st;
+
+	assert_non_null(mkdtemp(root));
+	write_file(root, "/sys/devices/system/cpu/isolated", "1\n");
+	write_file(root, "/sys/devices/system/cpu/nohz_full", "(null)\n");	/* no nohz_full= given */
+	write_file(root, "/proc/irq/25/smp_affinity_list", "0-1\n");
+	write_file(root, "/proc/irq/25/effective_affinity_list", "1\n");
+	topo.root = root;
+	f->c.topology = &topo;
+	/* one more tick in which handler 1 does not run and handler 2 runs once, for 5 s; then
+	 * handler 2's storm state made anew (the ticks fed it their own rates): a rate storm, its
+	 * last tick's runs 2000 a second after 5 a second */
+	fake_bpf_run(&f->bpf, f->cell[2][0], 5 * NS, 0);
+	fake_clock_ns += NS;
+	collector_tick(&f->c);
+	storm_free(&f->c.storms);
+	memset(&f->c.storms, 0, sizeof(f->c.storms));
+	for (unsigned t = 0; t < 10; t++) {
+		assert_int_equal(storm_feed(&f->c.storms, 2, 1, "i8042", t < 9 ? 5 : 2000, 0), 0);
+		storm_tick(&f->c.storms, 1.0, f->c.start_ns + (t + 1) * NS, NULL, NULL);
+	}
+	s = roundtrip(report_summary(&f->c, WINDOW_1S));
+	irqs = field(s, "irqs", json_type_array);
+	h = find_irq(irqs, "shared-on-25");
+	assert_int_equal(u64(h, "window_count"), 0);
+	for (const char *const *k = (const char *const[]){ "avg_ns", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns", NULL }; *k; k++)
+		assert_true(json_object_is_type(field(h, *k, json_type_null), json_type_null));
+	assert_true(json_object_is_type(field(h, "storm", json_type_null), json_type_null));
+	/* the kernel's lists, without their newline; IRQ 1 has no files here: no fields */
+	assert_string_equal(json_object_get_string(field(h, "affinity", json_type_string)), "0-1");
+	assert_string_equal(json_object_get_string(field(h, "effective_affinity", json_type_string)), "1");
+	assert_string_equal(json_object_get_string(field(s, "isolated_cpus", json_type_string)), "1");
+	assert_string_equal(json_object_get_string(field(s, "nohz_full_cpus", json_type_string)), "");
+	h = find_irq(irqs, "i8042");
+	assert_false(json_object_object_get_ex(h, "affinity", NULL));
+	assert_true(u64(h, "max_ns") >= 5 * NS);	/* ran in the window: numbers (its 5 s run) */
+	st = field(h, "storm", json_type_object);
+	assert_string_equal(json_object_get_string(field(st, "kind", json_type_string)), "rate");
+	assert_float_equal(dbl(st, "rate"), 2000, 0.01);
+	assert_float_equal(dbl(st, "baseline_rate"), 5, 0.01);
+	assert_float_equal(dbl(st, "since_s"), 10, 1e-6);
+	json_object_put(s);
+	storm_free(&f->c.storms);
+	topology_free(&topo);
+	f->c.topology = NULL;
+	char cmd[640];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_hist_buckets(void **state)
 {
 	struct fixture *f = *state;
@@ -431,6 +502,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_summary_windows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_summary_empty, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_summary_idle_storm_cpus, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hist_buckets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hist_filters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_status, setup, teardown),

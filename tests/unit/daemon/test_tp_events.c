@@ -145,6 +145,44 @@ static void test_bad_records(void **state)
 	assert_int_equal(t.events, 1);
 }
 
+/* the journal rate limit: journal_rate entries a second, then one entry saying how many more;
+ * "off" writes none */
+static void test_journal_limit(void **state)
+{
+	struct tp_set s;
+	struct tracepoint t;
+	char *log;
+	(void)state;
+
+	struct daemon_config cfg;
+
+	daemon_config_defaults(&cfg);
+	cfg.tracepoint_rate = 5;
+	tp_fixture_one(&s, &t, 0);
+	s.cfg = &cfg;
+	t.cfg.journal = TP_JOURNAL_INFO;
+	tp_capture_begin();
+	for (unsigned i = 0; i < 30; i++)	/* 30 in the second from 1 s */
+		tp_fixture_feed(&s, 1000 + 10 * i, i);
+	tp_fixture_feed(&s, 2500, 30);	/* the next second: the 25 are said first */
+	tp_journal_flush(&s, UINT64_MAX);
+	log = tp_capture_end();
+	assert_int_equal(tp_count(log, "tracepoint silly:me_silly on CPU 0"), 6);
+	assert_int_equal(tp_count(log, "tracepoint silly:me_silly: 25 more events in one second not journaled one by one (limit 5 a second"), 1);
+	assert_int_equal(tp_count(log, "more event"), 1);
+	assert_int_equal(t.events, 31);	/* counted all the same */
+	free(log);
+
+	t.cfg.journal = TP_JOURNAL_OFF;
+	tp_capture_begin();
+	for (unsigned i = 0; i < 30; i++)
+		tp_fixture_feed(&s, 5000 + 10 * i, i);
+	tp_journal_flush(&s, UINT64_MAX);
+	log = tp_capture_end();
+	assert_string_equal(log, "");
+	free(log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -154,6 +192,7 @@ int main(void)
 		cmocka_unit_test(test_period_estimate),
 		cmocka_unit_test(test_period_estimate_two),
 		cmocka_unit_test(test_bad_records),
+		cmocka_unit_test(test_journal_limit),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

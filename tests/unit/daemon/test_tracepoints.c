@@ -50,7 +50,7 @@ static void test_start_none(void **state)
 
 	daemon_config_defaults(&c);
 	c.ntracepoints = 0;
-	assert_int_equal(tracepoints_start(&s, NULL, NULL, &c, NULL, -1, -1), 0);
+	assert_int_equal(tracepoints_start(&s, NULL, NULL, NULL, &c, NULL, -1, -1), 0);
 	assert_int_equal(tracepoints_count(&s), 0);
 	assert_null(s.timer);
 	arr = tracepoints_json(&s);

@@ -58,18 +58,51 @@ json_field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p"; }
 tp_field() { tp_summary | json_field "$1"; }
 tp_state_is() { [ "$(tp_field state)" = "$1" ]; }
 
-# insmod_and_wait SECONDS NAME ON_FAIL: insmod sillymod (period_ms=100), then report NAME ok
-# once irqlatd shows silly:me_silly attached, within SECONDS; otherwise not ok and the command
-# ON_FAIL, which shows why. An insmod that fails ends a `set -e` check.
+# insmod_and_wait SECONDS NAME ON_FAIL [PERIOD_MS]: insmod sillymod (period_ms=100), then
+# report NAME ok once irqlatd shows silly:me_silly attached, within SECONDS; otherwise not ok
+# and the command ON_FAIL, which shows why. An insmod that fails ends a `set -e` check.
 insmod_and_wait() {
 	_iw_t0=$(uptime_cs)
-	insmod "$SILLYMOD_KO" period_ms=100
+	insmod "$SILLYMOD_KO" period_ms="${4:-100}"
+	# the first polls later: each spawns irqlat and a pipeline, which would compete with the
+	# daemon for the guest's two emulated CPUs while it attaches (within the module's first
+	# period: 52 ms at period_ms=50)
+	sleep 0.2
 	if retry "$1" tp_state_is attached; then
 		ok "$2"
-		# a measurement, not a test (timing): the presence check runs once a second
+		# a measurement, not a test (timing)
 		diag "attached about $(( $(uptime_cs) - _iw_t0 ))0 ms after insmod (irqlat's own start-up included)"
 	else
 		not_ok "$2"
 		"$3"
 	fi
+}
+
+# ---- one module's loads, as counts: "LOAD COUNT" lines, LOAD counting from 1. hello_loads <
+# the kernel log: a load starts at each "hello! 0" (sillymod counts from 0 on every load);
+# tp_loads < the JSON lines of irqlat events --json: a load starts with each new silly-thread
+# (its pid), so a load whose first events were missed still counts as one.
+hello_loads() { sed -n 's/.*hello! \([0-9][0-9]*\)$/\1/p' | awk 'BEGIN { n = 0 } $1 == 0 { n++ } { print n, $1 }'; }
+tp_loads() {
+	grep '"tracepoint":"silly:me_silly"' | sed -n 's/.*"pid":\([0-9]*\).*"count":\([0-9]*\).*/\1 \2/p' |
+		awk 'BEGIN { n = 0 } $1 != pid { n++; pid = $1 } { print n, $2 }'
+}
+# same_loads OURS HELLO [FIRST]: every load in OURS counts 0, 1, 2, ... once each (FIRST
+# "any": from whichever count it starts at), and each of its counts is one the module printed
+# in that load (none invented); the same number of loads as HELLO. Says what differs.
+same_loads() {
+	awk -v any="${3:-}" 'FILENAME == ARGV[1] { said[$1 " " $2] = 1; if ($1 > hl) hl = $1; next }
+	     $1 == 0 { print "a count before the first 0: " $2; bad = 1; next }
+	     { if ($1 != l) { l = $1; want = any == "any" ? $2 : 0 } }
+	     $2 != want { print "load " $1 ": count " $2 " where " want " was due"; bad = 1 }
+	     !(($1 " " $2) in said) { print "load " $1 ": count " $2 " the module did not print"; bad = 1 }
+	     { want = $2 + 1; if ($1 > ol) ol = $1 }
+	     END { if (ol != hl) { print ol " loads seen, the module was loaded " hl " times"; bad = 1 } exit bad }' "$2" "$1"
+}
+# realtime_at_uptime: "S U": the wall clock was S.00 s when /proc/uptime said U (busybox
+# date has no %N: wait for the second to turn)
+realtime_at_uptime() {
+	_s0=$(date +%s)
+	while [ "$(date +%s)" = "$_s0" ]; do :; done
+	echo "$((_s0 + 1)) $(cut -d' ' -f1 /proc/uptime)"
 }

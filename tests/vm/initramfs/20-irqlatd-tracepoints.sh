@@ -39,10 +39,10 @@ sleep 0.5
 daemon_log() { diag_file "$work/daemon.log"; }
 insmod_and_wait 5 "irqlatd attaches after insmod" daemon_log
 if [ "${VM_MODULE_BTF:-0}" = 1 ]; then
-	check "argument names from the module's BTF" \
-		grep -q 'silly:me_silly (raw_tp): 2 arguments from BTF (module sillymod): time, count' "$work/daemon.log"
+	check "tp_btf, argument names from the module's BTF" \
+		grep -q 'silly:me_silly (tp_btf): 2 arguments from BTF (module sillymod): time, count' "$work/daemon.log"
 else
-	check "argument names from the tracefs format" \
+	check "raw_tp, argument names from the tracefs format" \
 		grep -q 'silly:me_silly (raw_tp): 2 arguments from tracefs format: time, count' "$work/daemon.log"
 fi
 

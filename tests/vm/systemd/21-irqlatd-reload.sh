@@ -13,17 +13,19 @@ MID_RELOADED=326f2dafe60f49468b9b4b9b2bfb2f22
 MID_RELOAD_FAILED=44ced59eb6fe44c69bf739bd6d8645cd
 CONF=/etc/irqlatd/irqlatd.conf
 
-if [ ! -f /usr/lib/systemd/system/irqlatd.service ]; then
-	skip "irqlatd.service reload and stop" "not installed in the image (no make install target?)"
+if ! systemctl cat irqlatd.service >/dev/null 2>&1; then
+	skip "irqlatd.service reload and stop" "not installed (see 10-package-install.sh)"
 	exit 0
 fi
-n_entries() { journalctl -q -u irqlatd -o cat MESSAGE_ID="$1" 2>/dev/null | wc -l; }
+# entries of this run of the service only (earlier runs logged theirs too)
+n_entries() { journalctl -q _SYSTEMD_INVOCATION_ID="$inv" -o cat MESSAGE_ID="$1" 2>/dev/null | wc -l; }
 if [ "$(systemctl is-active irqlatd || true)" != active ]; then
 	mkdir -p /etc/irqlatd
 	printf '[irqlatd]\nthreshold-us = 1\noutlier-rate = 5\n' >"$CONF"
 	check "systemctl start irqlatd succeeds" systemctl start irqlatd
 fi
 pid=$(systemctl show -p MainPID --value irqlatd)
+inv=$(systemctl show -p InvocationID --value irqlatd)
 
 # reload: a good file applies, same process, histograms kept
 count() {	# every count in the snapshot (handlers and their CPUs), summed: it only grows

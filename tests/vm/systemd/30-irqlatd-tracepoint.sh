@@ -10,8 +10,8 @@ set -eu
 # shellcheck source=../guest/lib.sh
 . "$VMTEST_DIR/lib.sh"
 
-if [ ! -f /usr/lib/systemd/system/irqlatd.service ]; then
-	skip "irqlatd.service consumes silly:me_silly" "not installed in the image (no make install target?)"
+if ! systemctl cat irqlatd.service >/dev/null 2>&1; then
+	skip "irqlatd.service consumes silly:me_silly" "not installed (see 10-package-install.sh)"
 	exit 0
 fi
 work=/tmp/irqlatd-svc-tp
@@ -34,9 +34,12 @@ sleep 0.3
 kmsg_mark start
 insmod_and_wait 10 "irqlatd (the service) attaches to silly:me_silly after insmod" why_not
 kmsg_mark attached
+# raw_tp either way: the unit's CAP_BPF and CAP_PERFMON do not open the module's kernel BTF
+# object (BPF_BTF_GET_FD_BY_ID wants CAP_SYS_ADMIN), which a tp_btf program is loaded against
 if [ "${VM_MODULE_BTF:-0}" = 1 ]; then src='BTF (module sillymod)'; else src='tracefs format'; fi
-check "argument names from $src: time, count" \
-	sh -c "journalctl -q -u irqlatd -o cat | grep -qF 'silly:me_silly (raw_tp): 2 arguments from $src: time, count'"
+style=raw_tp
+check "$style, argument names from $src: time, count" \
+	sh -c "journalctl -q -u irqlatd -o cat | grep -qF 'silly:me_silly ($style): 2 arguments from $src: time, count'"
 e0=$(tp_field events)
 sleep 2.5
 counting() { [ "$(tp_field events)" -ge $(( ${e0:-0} + 10 )) ] && [ "$(tp_field gaps)" = 0 ]; }
@@ -46,6 +49,20 @@ diag "summary: $(tp_summary)"
 in_use() { ! rmmod sillymod 2>"$work/rmmod.err" && [ -e /sys/module/sillymod ]; }
 check "while attached, rmmod fails (in use)" in_use
 diag "rmmod said: $(cat "$work/rmmod.err")"
+check "irqlat status names the module held and the way out" \
+	sh -c "irqlat status | grep -qF 'silly:me_silly attached ($style, arguments from $src' && irqlat status | grep -qF \"holding module sillymod: 'irqlat detach silly:me_silly' before rmmod\""
+MID_HELD=8d71a7ee567240d8baf7e365b637c7cc
+held_entries() { journalctl --sync; journalctl -q -u irqlatd MESSAGE_ID=$MID_HELD -o export | grep -c '^MODULE=sillymod$' || true; }
+# kmod's rmmod reads /sys/module/sillymod/refcnt and stops without asking the kernel: nothing
+# for irqlatd to see. delete_module(2) itself (perl's syscall, 176 on x86-64, O_NONBLOCK) is
+# refused with EWOULDBLOCK, and irqlatd journals that once.
+check "kmod's rmmod asks no kernel: no 'could not unload' entry" [ "$(held_entries)" = 0 ]
+unload_syscall() { perl -e 'my $name = "sillymod"; exit(syscall(176, $name, 2048) == -1 && $! + 0 == 11 ? 0 : 1)'; }
+check "delete_module(2) refused: EWOULDBLOCK" unload_syscall
+unload_syscall || true
+logged_once() { [ "$(held_entries)" = 1 ]; }
+check "irqlatd journals the refused unload once (of two): MODULE=sillymod, TRACEPOINT=silly:me_silly" retry 5 logged_once
+journalctl -q -u irqlatd MESSAGE_ID=$MID_HELD -o cat | sed 's/^/#   /'
 detach() { irqlat detach silly:me_silly >"$work/detach.out" 2>&1; }
 # the mark goes before the request: a line printed after it may race the detach (and under
 # emulation several can, before a mark written after the detach would land)

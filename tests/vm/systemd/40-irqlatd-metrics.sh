@@ -7,8 +7,8 @@ set -eu
 # shellcheck source=../guest/lib.sh
 . "$VMTEST_DIR/lib.sh"
 
-if [ ! -f /usr/lib/systemd/system/irqlatd-metrics.socket ]; then
-	skip "irqlatd-metrics.socket" "not installed in the image"
+if ! systemctl cat irqlatd-metrics.socket >/dev/null 2>&1; then
+	skip "irqlatd-metrics.socket" "not installed (see 10-package-install.sh)"
 	exit 0
 fi
 systemctl daemon-reload
