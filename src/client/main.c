@@ -72,18 +72,40 @@ static void sleep_s(double s)
 		;
 }
 
-/* -C: only the handlers that ran on those CPUs, in place */
+/* -C: only the rows that ran on those CPUs, in place */
 static void keep_on_cpus(struct row *rows, int *n, json_object *s, const char *cpus)
 {
-	json_object *irqs;
 	int kept = 0;
 
-	if (!cpus || !json_object_object_get_ex(s, "irqs", &irqs))
+	if (!cpus)
 		return;
 	for (int i = 0; i < *n; i++)
-		if (cpuline_ran_on(json_object_array_get_idx(irqs, (size_t)rows[i].src), cpus))
+		if (cpuline_ran_on(table_row_object(s, &rows[i]), cpus))
 			rows[kept++] = rows[i];
 	*n = kept;
+}
+
+/* The softirq and vector sections under the handlers: their default columns, the same sort */
+static int print_sections(json_object *s, const struct cli *c)
+{
+	for (int src = SRC_SOFTIRQS; src < SRC_COUNT_; src++) {
+		_cleanup_free_ struct row *rows = NULL;
+		enum column cols[COL_COUNT_];
+		int ncols = table_source_columns((enum table_source)src, false, cols, COL_COUNT_);
+		int n = table_rows_of(s, (enum table_source)src, &rows);
+
+		if (n < 0) {
+			fprintf(stderr, "irqlat: %s\n", strerror(-n));
+			return n;
+		}
+		keep_on_cpus(rows, &n, s, c->cpus);
+		if (!n)
+			continue;
+		table_sort(rows, n, (enum sort_key)table_sort_key(c->sort), c->reverse);
+		printf("\n%s\n", source_defs[src].title);
+		table_print(stdout, s, rows, n, cols, ncols, c->cpus);
+	}
+	return 0;
 }
 
 static int print_snapshot(json_object *s, const struct cli *c, const enum column *cols, int ncols, bool first)
@@ -101,6 +123,8 @@ static int print_snapshot(json_object *s, const struct cli *c, const enum column
 		putchar('\n');
 	print_header(s, rows, n, cols, ncols);
 	table_print(stdout, s, rows, n, cols, ncols, c->cpus);
+	if ((n = print_sections(s, c)) < 0)
+		return n;
 	tp_print_section(stdout, s, 0);
 	fflush(stdout);
 	return 0;
@@ -171,21 +195,16 @@ static void print_hist(json_object *h, const char *title, const char *noun, cons
 		if (n > peak)
 			peak = n;
 	}
-	uint64_t q[3];
-	const char *names[3] = { "p50_ns", "p99_ns", "p999_ns" };
 	uint64_t runs = json_get_u64(h, count_key, 0);
+	uint64_t q[3] = { table_field(h, prefix, "p50_ns"), table_field(h, prefix, "p99_ns"),
+			  table_field(h, prefix, "p999_ns") };
 	char p50[16], p99[16], p999[16], max[16];
 
-	for (int i = 0; i < 3; i++) {
-		snprintf(key, sizeof(key), "%s%s", prefix, names[i]);
-		q[i] = json_get_u64(h, key, 0);
-	}
-	snprintf(key, sizeof(key), "%smax_ns", prefix);
 	/* "-" for a window without runs, '*' on a percentile of too few runs (table.h) */
 	fmt_latency(p50, sizeof(p50), q[0], runs, 0.5);
 	fmt_latency(p99, sizeof(p99), q[1], runs, 0.99);
 	fmt_latency(p999, sizeof(p999), q[2], runs, 0.999);
-	fmt_latency(max, sizeof(max), json_get_u64(h, key, 0), runs, 0);
+	fmt_latency(max, sizeof(max), table_field(h, prefix, "max_ns"), runs, 0);
 	printf("%s: %llu %s in window, p50 %s, p99 %s, p99.9 %s, max %s\n", title, (unsigned long long)runs, noun,
 	       p50, p99, p999, max);
 	for (size_t i = 0; i < nb; i++) {

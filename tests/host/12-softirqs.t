@@ -11,7 +11,7 @@ if [ -z "${IRQLAT_TEST_NS:-}" ]; then
 	IRQLAT_TEST_NS=1 exec unshare --mount --propagation private "$0" "$@"
 fi
 . "$(dirname "$0")/../lib.sh"
-plan 21
+plan 24
 
 MID_SOFTIRQ=f7f2f3acaedf480791bfdb5e03cfb218
 MID_SOFTIRQ_RAISE=fc984fba5ba5471fbfaf3c2548420e0e
@@ -96,6 +96,9 @@ check "run and raise percentiles are ordered, raises no more than runs" \
 	test "$(jq '[.softirqs[] | select(.count > 0) | .run_p50_ns <= .run_p99_ns and .run_p99_ns <= .run_p999_ns and .run_p999_ns <= .run_max_ns and (.raise_count // 0) <= .count + 5 and (.raise_p50_ns // 0) <= (.raise_max_ns // 0)] | all' <<<"$snap")" = true
 check "BLOCK had raise latencies measured" test "$(block | jq .raise_count)" -gt 1000
 
+batch=$(irqlat --top --batch --iterations 1 --window total)
+check "batch output: a softirqs section with a BLOCK row" \
+	bash -c 'awk "/^softirqs \\(run time/ { on = 1; next } on && /^\$/ { exit } on" <<<"$1" | grep -qE "^BLOCK +[0-9.]+[kM]? "' _ "$batch"
 out=$(irqlat hist BLOCK --window total)
 check "irqlat hist BLOCK: run time and raise latency histograms" \
 	bash -c 'grep -q "^softirq BLOCK: [0-9]* runs in window" <<<"$1" && grep -q "^softirq BLOCK raise-to-run latency: [0-9]* raises in window" <<<"$1"' _ "$out"
@@ -104,6 +107,18 @@ check "hist BLOCK buckets sum to the window counts" \
 	test "$(jq '.softirqs[0] | ([.run_buckets[][2]] | add) == .window_count and ([.raise_buckets[][2]] | add) == .raise_window_count' <<<"$hist")" = true
 irqlat hist NO_SUCH_VECTOR >/dev/null 2>"$TMP/err"; rc=$?
 check "irqlat hist of an unknown name: exit 1 and one line" sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$TMP/err') -eq 1 ]"
+# the screen, in tmux: v shows the softirqs, with the raise latency columns
+TM=(tmux -L "irqlat-softirq-$$")
+"${TM[@]}" new-session -d -s top -x 130 -y 30 "env LC_ALL=C $IRQLAT --socket $SOCK --delay 0.3"
+screen_shows() { for _ in $(seq 30); do "${TM[@]}" capture-pane -t top:0.0 -p | grep -q "$1" && return 0; sleep 0.1; done; return 1; }
+screen_shows "IRQ NAME"
+"${TM[@]}" send-keys -t top:0.0 v
+check "screen: v shows the softirqs with RAISE99 and RAISEMAX, BLOCK among them" \
+	bash -c "$(declare -f screen_shows); TM=(${TM[*]}); screen_shows 'showing softirqs' && screen_shows 'RAISE99 RAISEMAX' && screen_shows '^ *BLOCK '"
+"${TM[@]}" send-keys -t top:0.0 v
+check "screen: v again shows the vector interrupts, LOC among them" \
+	bash -c "$(declare -f screen_shows); TM=(${TM[*]}); screen_shows 'showing vector interrupts' && screen_shows '^ *LOC '"
+"${TM[@]}" kill-server 2>/dev/null
 stop_daemon
 
 MP=$(free_port)
