@@ -99,3 +99,13 @@ start_private_journald() {
 	for _ in $(seq 50); do [ -S /run/systemd/journal/socket ] && return 0; sleep 0.1; done
 	return 1
 }
+
+# daemon_entries MESSAGE_ID: the journal's entries of this test's daemon with that MESSAGE_ID,
+# one JSON object a line
+daemon_entries() { journalctl --no-pager -o json _PID="$DAEMON_PID" MESSAGE_ID="$1"; }
+# journal_all MESSAGE_ID JQ_EXPR: entries of that MESSAGE_ID arrive (waited for up to 5 s) and
+# JQ_EXPR holds for every one of them
+journal_all() {
+	for _ in $(seq 50); do [ -n "$(daemon_entries "$1")" ] && break; sleep 0.1; done
+	daemon_entries "$1" | jq -e -s "length > 0 and all($2)" >/dev/null
+}

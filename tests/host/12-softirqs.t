@@ -6,7 +6,7 @@
 # with a vector; /metrics through promtool; outliers in the log, irqlat events and a real
 # journald (own MESSAGE_IDs, the catalog); --no-softirqs.
 #
-# journald runs in a private mount namespace, as in 40-journal.t.
+# journald is this test's own, in a private mount namespace (start_private_journald).
 if [ -z "${IRQLAT_TEST_NS:-}" ]; then
 	IRQLAT_TEST_NS=1 exec unshare --mount --propagation private "$0" "$@"
 fi
@@ -144,33 +144,20 @@ check "outlier log lines name the vector (run and raise)" \
 	sh -c "grep -q 'outlier: softirq [A-Z_]* ran ' '$TMP/daemon.log' && grep -q 'outlier: softirq [A-Z_]* waited to run for ' '$TMP/daemon.log'"
 stop_daemon
 
-# the journal: a private journald and the catalog, as make install sets them up
-for d in /run/systemd /run/log /var/log/journal /var/lib/systemd/catalog; do
-	mkdir -p "$d" && mount -t tmpfs tmpfs "$d" || { echo "Bail out! cannot mount a private $d"; exit 1; }
-done
-/lib/systemd/systemd-journald >"$TMP/journald.log" 2>&1 &
-JOURNALD_PID=$!
-for _ in $(seq 50); do [ -S /run/systemd/journal/socket ] && break; sleep 0.1; done
-mkdir -p "$TMP/root/usr/lib/systemd/catalog"
-cp "$TOP/docs/irqlatd.catalog" "$TMP/root/usr/lib/systemd/catalog/"
-journalctl --root="$TMP/root" --update-catalog && cp "$TMP/root/var/lib/systemd/catalog/database" /var/lib/systemd/catalog/
+# the journal: a private journald with irqlatd's catalog
+start_private_journald || { echo "Bail out! no private journald"; exit 1; }
 "$IRQLATD" --socket "$SOCK" --log-target journal --interval-ms 200 --softirq-threshold-us 1 \
 	--softirq-raise-threshold-us 1 --outlier-rate 5 >"$TMP/daemon.log" 2>&1 &
 DAEMON_PID=$!
 for _ in $(seq 100); do irqlat status >/dev/null 2>&1 && break; sleep 0.1; done
 fio_load 1
-entries() { journalctl --no-pager -o json _PID="$DAEMON_PID" MESSAGE_ID="$1"; }
-has_entries() { [ "$(entries "$1" | wc -l)" -gt 0 ]; }
-retry_journal() { for _ in $(seq 50); do has_entries "$1" && return 0; sleep 0.1; done; return 1; }
 check "journal: softirq run outliers with their MESSAGE_ID, vector and duration" \
-	sh -c "$(declare -f entries has_entries retry_journal); DAEMON_PID=$DAEMON_PID; retry_journal $MID_SOFTIRQ &&
-		entries $MID_SOFTIRQ | jq -e -s 'all(.SOFTIRQ != null and (.DURATION_NS | tonumber) >= 1000 and .CPU != null)' >/dev/null"
+	journal_all $MID_SOFTIRQ '.SOFTIRQ != null and (.DURATION_NS | tonumber) >= 1000 and .CPU != null'
 check "journal: raise outliers with their own MESSAGE_ID and LATENCY_NS" \
-	sh -c "$(declare -f entries has_entries retry_journal); DAEMON_PID=$DAEMON_PID; retry_journal $MID_SOFTIRQ_RAISE &&
-		entries $MID_SOFTIRQ_RAISE | jq -e -s 'all(.SOFTIRQ != null and (.LATENCY_NS | tonumber) >= 1000)' >/dev/null"
-check "journalctl -x explains both from the catalog" \
-	sh -c "journalctl --no-pager -x _PID=$DAEMON_PID MESSAGE_ID=$MID_SOFTIRQ | grep -q 'softirq' &&
-		journalctl --no-pager -x _PID=$DAEMON_PID MESSAGE_ID=$MID_SOFTIRQ_RAISE | grep -q 'raised'"
+	journal_all $MID_SOFTIRQ_RAISE '.SOFTIRQ != null and (.LATENCY_NS | tonumber) >= 1000'
+explained() { journalctl --no-pager -x _PID="$DAEMON_PID" MESSAGE_ID="$1" | grep -q "$2"; }
+both_explained() { explained $MID_SOFTIRQ 'softirq vector ran' && explained $MID_SOFTIRQ_RAISE 'after it was raised'; }
+check "journalctl -x explains both from the catalog" both_explained
 stop_daemon
 
 start_daemon --interval-ms 200 --no-softirqs
