@@ -75,8 +75,9 @@ void config_thresholds(const struct daemon_config *c, uint64_t out[KINDS])
 
 uint32_t default_max_cells(unsigned ncpus)
 {
-	/* most handlers fire on one CPU; 32 per CPU covers a busy server, 1024 a small one */
-	return ncpus * 32 > 1024 ? ncpus * 32 : 1024;
+	/* most handlers fire on one CPU: 32 per CPU covers a busy server, 1024 a small one; and
+	 * room for every softirq vector (run time and raise latency) and vector label on every CPU */
+	return (ncpus * 32 > 1024 ? ncpus * 32 : 1024) + ncpus * (2 * SOFTIRQ_VECTORS + VECTOR_LABELS);
 }
 
 int parse_duration_ns(const char *s, uint64_t *ns)

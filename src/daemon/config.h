@@ -90,7 +90,7 @@ int config_fail(struct config_error *e, int r, enum config_source source, const 
 void daemon_config_defaults(struct daemon_config *c);
 /* Each kind's outlier threshold (0: off), by enum lat_kind */
 void config_thresholds(const struct daemon_config *c, uint64_t out[KINDS]);
-/* max(1024, 32 x CPUs): the cell pool when max-cells is not set */
+/* max(1024, 32 x CPUs) + 30 x CPUs (softirqs, vectors): the cell pool when max-cells is not set */
 uint32_t default_max_cells(unsigned ncpus);
 
 /* Sets one key (a long option without its dashes) from its text value; no_argument options

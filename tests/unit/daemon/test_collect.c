@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include "daemon/collect.h"
 #include "fake_bpf.h"
+#include "daemon/config.h"
 #include "../helpers/hist_sample.h"
 #include "daemon/log.h"
 
@@ -389,13 +390,13 @@ static void test_map_memory(void **state)
 	(void)state;
 	/* issue 2: 2 CPUs and up to 256 handlers (the default pool of 1024 cells, 256 KiB of
 	 * ring buffer) under 8 MiB */
-	uint64_t small = loader_map_bytes(2, 1024, 256 * 1024);
-	printf("# map memory, 2 CPUs, 1024 cells, 256 KiB ring: %" PRIu64 " bytes\n", small);
+	uint64_t small = loader_map_bytes(2, default_max_cells(2), 256 * 1024);
+	printf("# map memory, 2 CPUs, %u cells, 256 KiB ring: %" PRIu64 " bytes\n", default_max_cells(2), small);
 	assert_true(small < 8ull << 20);
 	/* issue 9: 256 CPUs and 4096 handlers (the default pool, 32 cells per CPU: each handler
 	 * may fire on two CPUs) under 64 MiB */
-	uint64_t big = loader_map_bytes(256, 8192, 256 * 1024);
-	printf("# map memory, 256 CPUs, 8192 cells, 256 KiB ring: %" PRIu64 " bytes\n", big);
+	uint64_t big = loader_map_bytes(256, default_max_cells(256), 256 * 1024);
+	printf("# map memory, 256 CPUs, %u cells, 256 KiB ring: %" PRIu64 " bytes\n", default_max_cells(256), big);
 	assert_true(big <= 64ull << 20);
 	/* the terms of the documented formula: per cell the cell, its metadata and a hash entry;
 	 * per CPU the hard-IRQ state with its cell cache, the softirq and vector states and the
