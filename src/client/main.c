@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "conn.h"
+#include "cpuload.h"
 #include "cpuline.h"
 #include "notes.h"
 #include "stop.h"
@@ -125,6 +126,7 @@ static int print_snapshot(json_object *s, const struct cli *c, const enum column
 	table_print(stdout, s, rows, n, cols, ncols, c->cpus);
 	if ((n = print_sections(s, c)) < 0)
 		return n;
+	cpuload_print(stdout, s, 0);
 	tp_print_section(stdout, s, 0);
 	fflush(stdout);
 	return 0;

@@ -166,6 +166,12 @@ enum key_action top_key(struct top *t, int ch)
 	case 'v':	/* handlers, softirqs, vector interrupts */
 		if (t->view == VIEW_HIST)
 			return KEY_NONE;
+		/* then the CPUs' load, then the handlers again */
+		if (t->source == SRC_COUNT_ - 1 && !t->show_load) {
+			t->show_load = true;
+			return KEY_REDRAW;
+		}
+		t->show_load = false;
 		t->source = (enum table_source)((t->source + 1) % SRC_COUNT_);
 		t->nwant = t->source == SRC_IRQS ? table_columns(t->cli->columns, true, t->want, COL_COUNT_)
 						 : table_source_columns(t->source, true, t->want, COL_COUNT_);
@@ -214,7 +220,7 @@ enum key_action top_key(struct top *t, int ch)
 			t->view = VIEW_TABLE;
 			return KEY_REDRAW;
 		}
-		if (!t->nvis)
+		if (!t->nvis || t->show_load)
 			return KEY_NONE;
 		t->view = VIEW_HIST;
 		json_object_put(t->hist);

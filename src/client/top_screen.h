@@ -35,6 +35,7 @@ struct top {
 	int nvis;
 
 	enum table_source source;	/* whose rows: handlers, softirqs, vector interrupts (v) */
+	bool show_load;		/* v after the vectors: each CPU's interrupt load instead of rows */
 	enum sort_key sort;
 	bool reverse;
 	enum window window;

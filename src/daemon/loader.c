@@ -382,6 +382,7 @@ int loader_open(struct loader *l, const struct loader_opts *o)
 
 	if (ncpus < 0)
 		return log_error_errno(ncpus, "cannot count the possible CPUs (/sys/devices/system/cpu/possible): %m");
+	l->ncpus = (unsigned)ncpus;
 	bpf_map__set_max_entries(skel->maps.hardirq_cpu, (uint32_t)ncpus);
 	bpf_map__set_max_entries(skel->maps.cell_index, o->max_cells);
 	bpf_map__set_max_entries(skel->maps.cells, o->max_cells);

@@ -42,6 +42,7 @@ struct loader {
 	unsigned nattached;
 	const char *attach_style;	/* "tp_btf" or "raw_tp" */
 	uint32_t max_cells;
+	unsigned ncpus;			/* possible CPUs */
 	uint64_t cell_threshold_ns[KINDS];	/* what each kind's cells' threshold_ns is set to (~0: off) */
 	volatile struct lat_cell *cells;	/* mmap of the cells map */
 	volatile struct lat_cell_meta *meta;

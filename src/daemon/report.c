@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cpu_load.h"
 #include "kind.h"
 #include "report.h"
 #include "common/json.h"
@@ -307,6 +308,7 @@ json_object *report_summary(const struct collector *c, enum window w)
 	add_header(o, c, w);
 	add_series(o, c, w, false, NULL, NULL, &rate);
 	json_object_object_add(o, "rate", json_object_new_double(rate));
+	json_object_object_add(o, "cpu_load", cpu_load_json(c, w));	/* after add_header: the CPU sets are read */
 	return o;
 }
 

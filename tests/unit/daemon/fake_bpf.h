@@ -27,6 +27,7 @@ static inline void fake_bpf_init(struct fake_bpf *f, uint32_t max_cells)
 	f->pool.max = max_cells;
 	f->l.attach_style = "tp_btf";
 	f->l.max_cells = max_cells;
+	f->l.ncpus = 2;
 	for (unsigned k = 0; k < KINDS; k++)
 		f->l.cell_threshold_ns[k] = UINT64_MAX;
 	f->l.cells = f->cells;

@@ -485,6 +485,25 @@ static void test_joined_kinds(void **state)
 	assert_int_equal(u64(el, "max_ns"), 3000);
 	json_object_put(s);
 
+	/* each CPU's load: vectors on CPU 1 (LOC 5 x 3000 ns), softirqs on both (the raise latency
+	 * is a wait, not time taken), over the one-second window */
+	s = roundtrip(report_summary(&c, WINDOW_1S));
+	arr = field(s, "cpu_load", json_type_array);
+	assert_int_equal(json_object_array_length(arr), 2);	/* the loader's possible CPUs */
+	el = json_object_array_get_idx(arr, 0);
+	assert_int_equal(u64(el, "softirq_ns"), 10 * 1000 + 45);
+	assert_int_equal(u64(el, "vector_ns"), 0);
+	assert_true(json_object_object_get_ex(el, "vector_worst", &cpus) && !cpus);
+	assert_string_equal(json_object_get_string(field(field(el, "softirq_worst", json_type_object), "vector", json_type_string)),
+			    "NET_RX");
+	el = json_object_array_get_idx(arr, 1);
+	assert_int_equal(u64(el, "softirq_ns"), 4 * 2000);
+	assert_int_equal(u64(el, "vector_ns"), 5 * 3000);
+	assert_true(dbl(el, "vector_share") > 5 * 3000 / 1.01e9 && dbl(el, "vector_share") < 5 * 3000 / 0.99e9);
+	assert_string_equal(json_object_get_string(field(field(el, "vector_worst", json_type_object), "name", json_type_string)),
+			    "LOC");
+	json_object_put(s);
+
 	/* a name selects across kinds; an IRQ number only hard IRQs */
 	s = roundtrip(report_hist(&c, WINDOW_TOTAL, -1, "NET_RX"));
 	assert_int_equal(json_object_array_length(field(s, "softirqs", json_type_array)), 1);
