@@ -16,24 +16,11 @@
 #include "hist.bpf.h"
 #include "outlier.bpf.h"
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(map_flags, BPF_F_MMAPABLE);
-	__type(key, __u32);
-	__type(value, struct softirq_cpu);
-	__uint(max_entries, 1);	/* the possible CPUs, set by the loader */
-} softirq_cpu SEC(".maps");
+CPU_STATE(softirq_cpu, struct softirq_cpu)	/* bpf/cell.bpf.h */
 
 /* What a new cell starts with (the daemon writes each cell's own); ~0 turns outliers off. */
 volatile __u64 run_threshold_ns = 500000;
 volatile __u64 raise_threshold_ns = 2000000;
-
-static __always_inline struct softirq_cpu *this_cpu(void)
-{
-	__u32 cpu = bpf_get_smp_processor_id();
-
-	return bpf_map_lookup_elem(&softirq_cpu, &cpu);
-}
 
 /* Cold path: a vector's first run (or raise latency) on this CPU. */
 static __noinline int softirq_miss(__u32 kind, __u32 vec)
@@ -56,7 +43,7 @@ static __always_inline void record(__u32 *slot, __u32 kind, __u32 vec, __u64 ts_
 
 static __always_inline void on_raise(__u32 vec)
 {
-	struct softirq_cpu *st = this_cpu();
+	struct softirq_cpu *st = softirq_cpu_this();
 
 	if (!st || vec >= SOFTIRQ_VECTORS)
 		return;
@@ -67,7 +54,7 @@ static __always_inline void on_raise(__u32 vec)
 
 static __always_inline void on_entry(__u32 vec)
 {
-	struct softirq_cpu *st = this_cpu();
+	struct softirq_cpu *st = softirq_cpu_this();
 
 	if (!st || vec >= SOFTIRQ_VECTORS)
 		return;
@@ -81,7 +68,7 @@ static __always_inline void on_entry(__u32 vec)
 static __always_inline void on_exit(__u32 vec)
 {
 	__u64 now = bpf_ktime_get_ns();	/* first, so our own work is not measured */
-	struct softirq_cpu *st = this_cpu();
+	struct softirq_cpu *st = softirq_cpu_this();
 	__u64 start;
 
 	/* an exit whose entry ran before the programs were attached finds no vector */

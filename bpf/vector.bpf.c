@@ -13,23 +13,10 @@
 #include "hist.bpf.h"
 #include "outlier.bpf.h"
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(map_flags, BPF_F_MMAPABLE);
-	__type(key, __u32);
-	__type(value, struct vector_cpu);
-	__uint(max_entries, 1);	/* the possible CPUs, set by the loader */
-} vector_cpu SEC(".maps");
+CPU_STATE(vector_cpu, struct vector_cpu)	/* bpf/cell.bpf.h */
 
 /* What a new cell starts with (the daemon writes each cell's own); ~0 turns outliers off. */
 volatile __u64 threshold_ns = 100000;
-
-static __always_inline struct vector_cpu *this_cpu(void)
-{
-	__u32 cpu = bpf_get_smp_processor_id();
-
-	return bpf_map_lookup_elem(&vector_cpu, &cpu);
-}
 
 /* Cold path: a label's first interrupt on this CPU. */
 static __noinline int vector_miss(__u32 label)
@@ -39,7 +26,7 @@ static __noinline int vector_miss(__u32 label)
 
 static __always_inline void on_entry(__u32 label)
 {
-	struct vector_cpu *st = this_cpu();
+	struct vector_cpu *st = vector_cpu_this();
 
 	if (!st)
 		return;
@@ -50,7 +37,7 @@ static __always_inline void on_entry(__u32 label)
 static __always_inline void on_exit(__u32 label, int vector)
 {
 	__u64 now = bpf_ktime_get_ns();	/* first, so our own work is not measured */
-	struct vector_cpu *st = this_cpu();
+	struct vector_cpu *st = vector_cpu_this();
 	struct lat_cell *c;
 	__u32 *slot;
 	__u64 d;

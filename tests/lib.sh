@@ -109,3 +109,16 @@ journal_all() {
 	for _ in $(seq 50); do [ -n "$(daemon_entries "$1")" ] && break; sleep 0.1; done
 	daemon_entries "$1" | jq -e -s "length > 0 and all($2)" >/dev/null
 }
+
+# bracket_agrees FILE NAME [MIN]: in FILE, the output of helpers/snapshot_bracket.py, irqlatd's
+# delta for NAME lies within 1% (or 5 events) of the kernel's [LO, HI], and HI >= MIN
+bracket_agrees() {
+	local _ dd lo hi
+	read -r _ dd lo hi < <(grep "^$2 " "$1")
+	[ -n "$dd" ] && [ "$hi" -ge "${3:-0}" ] &&
+		[ "$dd" -ge $((lo - (lo / 100 > 5 ? lo / 100 : 5))) ] && [ "$dd" -le $((hi + (hi / 100 > 5 ? hi / 100 : 5))) ]
+}
+# scrape_lint URL FILE: the page into FILE, and promtool finds no error and nothing to lint
+scrape_lint() {
+	curl -s -o "$2" "$1" && [ -z "$(promtool check metrics <"$2" 2>&1)" ]
+}

@@ -59,15 +59,9 @@ FIO=$!
 net_load 5
 wait "$FIO" "$BRACKET"
 sed 's/^/# /' "$TMP/bracket"
-agrees() {	# FILE VECTOR [MIN]: irqlatd's delta within 1% (or 5) of the kernel's bracketed one
-	local _ dd lo hi
-	read -r _ dd lo hi < <(grep "^$2 " "$1")
-	[ -n "$dd" ] && [ "$hi" -ge "${3:-0}" ] &&
-		[ "$dd" -ge $((lo - (lo / 100 > 5 ? lo / 100 : 5))) ] && [ "$dd" -le $((hi + (hi / 100 > 5 ? hi / 100 : 5))) ]
-}
-check "BLOCK runs (fio) agree with /proc/softirqs within 1% or 5" agrees "$TMP/bracket" BLOCK 5000
-check "NET_RX runs (loopback) agree with /proc/softirqs within 1% or 5" agrees "$TMP/bracket" NET_RX 5000
-check "NET_TX runs (qdisc) agree with /proc/softirqs within 1% or 5" agrees "$TMP/bracket" NET_TX 1000
+check "BLOCK runs (fio) agree with /proc/softirqs within 1% or 5" bracket_agrees "$TMP/bracket" BLOCK 5000
+check "NET_RX runs (loopback) agree with /proc/softirqs within 1% or 5" bracket_agrees "$TMP/bracket" NET_RX 5000
+check "NET_TX runs (qdisc) agree with /proc/softirqs within 1% or 5" bracket_agrees "$TMP/bracket" NET_TX 1000
 # every vector, under disk load alone: the network load costs the BPF programs a few runs of
 # every vector that ftrace still sees (docs/architecture.md, section 10), which the 5-event
 # floor does not cover for the vectors that run a few hundred times
@@ -79,7 +73,7 @@ sed 's/^/# /' "$TMP/bracket2"
 every_vector() {
 	local name
 	for name in $(awk 'NR > 1 { print $1 }' "$TMP/bracket2"); do
-		agrees "$TMP/bracket2" "$name" || { echo "# $name disagrees"; return 1; }
+		bracket_agrees "$TMP/bracket2" "$name" || { echo "# $name disagrees"; return 1; }
 	done
 }
 check "every vector (TIMER, SCHED, RCU, ...) agrees too" every_vector
@@ -124,10 +118,14 @@ stop_daemon
 MP=$(free_port)
 start_daemon --interval-ms 200 --metrics "127.0.0.1:$MP"
 fio_load 1
-curl -s -o "$TMP/page" "http://127.0.0.1:$MP/metrics"
-lint=$(promtool check metrics <"$TMP/page" 2>&1); rc=$?
-check "promtool accepts the page with the softirq families" \
-	sh -c "[ $rc -eq 0 ] && [ -z '$lint' ] && grep -q '^irqlat_softirq_duration_seconds_bucket{vector=\"BLOCK\",le=' '$TMP/page' && grep -q '^irqlat_softirq_raise_latency_seconds_count{vector=\"BLOCK\"}' '$TMP/page' && grep -q '^irqlat_softirq_runs_total{vector=\"TIMER\"}' '$TMP/page'"
+page_has() { grep -q "$1" "$TMP/page"; }
+softirq_page() {
+	scrape_lint "http://127.0.0.1:$MP/metrics" "$TMP/page" &&
+		page_has '^irqlat_softirq_duration_seconds_bucket{vector="BLOCK",le=' &&
+		page_has '^irqlat_softirq_raise_latency_seconds_count{vector="BLOCK"}' &&
+		page_has '^irqlat_softirq_runs_total{vector="TIMER"}'
+}
+check "promtool accepts the page with the softirq families" softirq_page
 stop_daemon
 
 # outliers: a 1 us threshold on both makes nearly every BLOCK run and raise one

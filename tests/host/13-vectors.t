@@ -52,17 +52,11 @@ sleep 1
 wait "$BRACKET"
 sed 's/^/# /' "$TMP/bracket"
 diag "ipi-load: $(cat "$TMP/ipi.out") protection changes"
-agrees() {	# LABEL [MIN]: irqlatd's delta within 1% (or 5) of the kernel's bracketed one
-	local _ dd lo hi
-	read -r _ dd lo hi < <(grep "^$1 " "$TMP/bracket")
-	[ -n "$dd" ] && [ "$hi" -ge "${2:-0}" ] &&
-		[ "$dd" -ge $((lo - (lo / 100 > 5 ? lo / 100 : 5))) ] && [ "$dd" -le $((hi + (hi / 100 > 5 ? hi / 100 : 5))) ]
-}
-check "LOC (local timer) agrees with /proc/interrupts within 1% or 5" agrees LOC 500
-check "CAL (function-call IPIs) agrees with /proc/interrupts within 1% or 5" agrees CAL 1000
+check "LOC (local timer) agrees with /proc/interrupts within 1% or 5" bracket_agrees "$TMP/bracket" LOC 500
+check "CAL (function-call IPIs) agrees with /proc/interrupts within 1% or 5" bracket_agrees "$TMP/bracket" CAL 1000
 every_label() {	# the labels irqlatd measures (TLB, NMI, ... have no tracepoint of their own)
 	local name
-	for name in $(summary | jq -r '.vectors[].name'); do agrees "$name" || { echo "# $name disagrees"; return 1; }; done
+	for name in $(summary | jq -r '.vectors[].name'); do bracket_agrees "$TMP/bracket" "$name" || { echo "# $name disagrees"; return 1; }; done
 }
 check "every label irqlatd reports (RES, IWI, ...) agrees too" every_label
 
@@ -79,10 +73,13 @@ stop_daemon
 MP=$(free_port)
 start_daemon --interval-ms 200 --metrics "127.0.0.1:$MP"
 sleep 1
-curl -s -o "$TMP/page" "http://127.0.0.1:$MP/metrics"
-lint=$(promtool check metrics <"$TMP/page" 2>&1); rc=$?
-check "promtool accepts the page with the vector families" \
-	sh -c "[ $rc -eq 0 ] && [ -z '$lint' ] && grep -q '^irqlat_vector_duration_seconds_bucket{vector=\"LOC\",le=' '$TMP/page' && grep -q '^irqlat_vector_runs_total{vector=\"LOC\"}' '$TMP/page'"
+page_has() { grep -q "$1" "$TMP/page"; }
+vector_page() {
+	scrape_lint "http://127.0.0.1:$MP/metrics" "$TMP/page" &&
+		page_has '^irqlat_vector_duration_seconds_bucket{vector="LOC",le=' &&
+		page_has '^irqlat_vector_runs_total{vector="LOC"}'
+}
+check "promtool accepts the page with the vector families" vector_page
 stop_daemon
 
 start_daemon --interval-ms 200 --vector-threshold-us 1 --outlier-rate 1000
