@@ -50,7 +50,7 @@ void cpuload_print(FILE *f, json_object *summary, int width)
 	snprintf(line, sizeof(line), "CPU load over the last %s: %% of each CPU's time in interrupts, and the worst "
 		 "source of each (softirqs include the hard IRQs that interrupt them)", json_get_str(summary, "window", "?"));
 	put_line(f, line, width);
-	snprintf(line, sizeof(line), "%4s %8s %8s %8s %7s  %-26s %-12s %-14s %s", "CPU", "HARDIRQ%", "VECTOR%",
+	snprintf(line, sizeof(line), "%-5s %8s %8s %8s %7s  %-26s %-12s %-14s %s", "CPU", "HARDIRQ%", "VECTOR%",
 		 "SOFTIRQ%", "TOTAL%", "WORST HANDLER  %", "VECTOR  %", "SOFTIRQ  %", "MARKS");
 	put_line(f, line, width);
 	for (size_t i = 0; i < json_object_array_length(load); i++) {
@@ -68,7 +68,8 @@ void cpuload_print(FILE *f, json_object *summary, int width)
 			strcat(marks, "isolated ");
 		if (json_object_object_get_ex(c, "nohz_full", &v) && json_object_get_boolean(v))
 			strcat(marks, "nohz_full");
-		snprintf(line, sizeof(line), "%4d %8s %8s %8s %7s  %-26s %-12s %-14s %s", (int)json_get_i64(c, "cpu", -1),
+		/* "cpu1", not a number first: a row of the handlers' table starts with its IRQ number */
+		snprintf(line, sizeof(line), "cpu%-2d %8s %8s %8s %7s  %-26s %-12s %-14s %s", (int)json_get_i64(c, "cpu", -1),
 			 share[0], share[1], share[2], total, worst[0], worst[1], worst[2], marks);
 		put_line(f, line, width);
 	}

@@ -72,7 +72,7 @@ fi
 
 out=$(irqlat --top --batch --iterations 1)
 check "the text snapshot has the CPU load section, a line per CPU" \
-	test "$(awk '/^CPU load over/ { on = 1; next } on && /^$/ { exit } on && /^ +[0-9]+ / { n++ } END { print n + 0 }' <<<"$out")" -eq "$possible"
+	test "$(awk '/^CPU load over/ { on = 1; next } on && /^$/ { exit } on && /^cpu[0-9]+ / { n++ } END { print n + 0 }' <<<"$out")" -eq "$possible"
 TM=(tmux -L "irqlat-load-$$")
 "${TM[@]}" new-session -d -s top -x 130 -y 30 "env LC_ALL=C $IRQLAT --socket $SOCK --delay 0.3"
 screen_shows() { for _ in $(seq 30); do "${TM[@]}" capture-pane -t top:0.0 -p | grep -q "$1" && return 0; sleep 0.1; done; return 1; }
