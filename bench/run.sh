@@ -13,7 +13,9 @@
 # Each round measures twice: in the listed order and with the middle reversed (bpftrace, a
 # perf-event program, stays last), so each contender is measured early and late. The summary
 # gives min/median/max over rounds of each ratio (each round the mean of its two orders).
-# Then the daemon alone: start-up peak RSS, steady RSS, and its wake-ups over an idle window.
+# Then the daemon alone: start-up peak RSS, steady RSS, and its wake-ups over an idle window;
+# then bench/kinds.sh: softirqs and vector interrupts against their own clock-only programs,
+# and the daemon's BPF time per second with every kind on (--skip kinds leaves it out).
 # Never fails on a missed target (prints MISS): exit 0 when it measured, 1 when it could not,
 # 2 for a bad command line.
 set -u
@@ -41,7 +43,7 @@ usage: bench/run.sh [--seconds N] [--rounds N] [--attach auto|tp_btf|raw_tp] [--
   --ladder      also measure the hot-path ladder h0..h9 (bench/hotpath.bpf.c)
   --steps LIST  only these steps of it (comma-separated, e.g. h0,h4,h7): fewer programs
                 attached at once disturb each other less
-  --skip LIST   leave out contenders (comma-separated: floor,irqlatd,hardirqs,bpftrace)
+  --skip LIST   leave out contenders (comma-separated: floor,irqlatd,hardirqs,bpftrace,kinds)
   --baseline B  also measure another irqlatd binary B (say, main's), as "baseline"
 USAGE
 }
@@ -66,7 +68,7 @@ done
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || bad_usage "--rounds takes a positive integer, not '$ROUNDS'"
 case $ATTACH in auto|tp_btf|raw_tp) ;; *) bad_usage "--attach takes auto, tp_btf or raw_tp, not '$ATTACH'" ;; esac
 for s in ${SKIP//,/ }; do
-	case $s in floor|irqlatd|hardirqs|bpftrace) ;; *) bad_usage "--skip: no contender '$s' (floor, irqlatd, hardirqs, bpftrace)" ;; esac
+	case $s in floor|irqlatd|hardirqs|bpftrace|kinds) ;; *) bad_usage "--skip: no contender '$s' (floor, irqlatd, hardirqs, bpftrace, kinds)" ;; esac
 done
 for s in $LADDER; do
 	case $s in h[0-9]) ;; *) bad_usage "--steps: no step '$s' (h0 to h9)" ;; esac
@@ -333,5 +335,9 @@ if [ -s "$TMP/disturbed" ]; then
 	echo "bench: other BPF programs were attached to the IRQ tracepoints during the run (listed above): they share the tracepoints and the caches, so absolute ns are disturbed; the ratios are still taken within each measurement" | tee -a "$OUT"
 else
 	echo "bench: no other BPF program was attached to the IRQ tracepoints during the run (bpftool perf show)" | tee -a "$OUT"
+fi
+if ! skipped kinds; then
+	BUILD=$BUILD "$TOP/bench/kinds.sh" --seconds "$RUN_SECONDS" --rounds "$ROUNDS" | tee -a "$OUT" ||
+		echo "bench: the kinds benchmark could not run (above)" | tee -a "$OUT"
 fi
 echo "bench: this output is also in $OUT"

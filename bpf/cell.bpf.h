@@ -45,6 +45,27 @@ struct {
 	__uint(max_entries, 1);
 } cell_next SEC(".maps");
 
+/* A kind's per-CPU state: one element per possible CPU (the loader sets max_entries) of a plain
+ * mmapable array indexed by the inlined CPU number, not a per-CPU array, whose inlined lookup
+ * reads the map's table of per-CPU pointers first, one cache line more on every event
+ * (docs/bench.md: h7 against h4). Mmapable data is page-aligned, and the state types are
+ * multiples of 64 bytes, so no two CPUs share a line. Defines the map `map` and
+ * `map_this()`, this CPU's element of type `state`. */
+#define CPU_STATE(map, state)								\
+	struct {									\
+		__uint(type, BPF_MAP_TYPE_ARRAY);					\
+		__uint(map_flags, BPF_F_MMAPABLE);					\
+		__type(key, __u32);							\
+		__type(value, state);							\
+		__uint(max_entries, 1);							\
+	} map SEC(".maps");								\
+	static __always_inline state *map##_this(void)					\
+	{										\
+		__u32 cpu = bpf_get_smp_processor_id();					\
+											\
+		return bpf_map_lookup_elem(&map, &cpu);				\
+	}
+
 /* The cell a cache slot points to, if it is series (id, sub); NULL sends the caller to its
  * miss function. */
 static __always_inline struct lat_cell *cell_cached(const __u32 *slot, __u64 id, __u32 sub)

@@ -14,30 +14,13 @@
 #include "hist.bpf.h"
 #include "outlier.bpf.h"
 
-/* struct hardirq_cpu (irqlat_abi.h): start time, running action, cell cache by IRQ number.
- * One element per CPU of a plain array indexed by the CPU number, not a per-CPU array: the CPU
- * number is a per-CPU variable the kernel keeps hot (the helper is inlined), the element's
- * address the map's base plus an offset, where the inlined lookup of a per-CPU array reads the
- * map's table of per-CPU pointers first, one cache line more on every program (docs/bench.md:
- * h7 against h4). Mmapable data is page-aligned, so the 64-byte multiples keep CPUs apart. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(map_flags, BPF_F_MMAPABLE);
-	__type(key, __u32);
-	__type(value, struct hardirq_cpu);
-	__uint(max_entries, 1);	/* the possible CPUs, set by the loader */
-} hardirq_cpu SEC(".maps");
+/* struct hardirq_cpu (irqlat_abi.h): start time, running action, cell cache by IRQ number,
+ * one element per CPU (CPU_STATE, bpf/cell.bpf.h) */
+CPU_STATE(hardirq_cpu, struct hardirq_cpu)
 
 /* The threshold a new cell starts with; the daemon also writes each cell's own (reload keeps
  * the histograms). ~0 turns outliers off. */
 volatile __u64 threshold_ns = 100000;
-
-static __always_inline struct hardirq_cpu *this_cpu(void)
-{
-	__u32 cpu = bpf_get_smp_processor_id();
-
-	return bpf_map_lookup_elem(&hardirq_cpu, &cpu);
-}
 
 /* Cold path: the first run of a handler on this CPU, a shared line switching handlers, or two
  * IRQ numbers colliding in the cache. */
@@ -48,7 +31,7 @@ static __noinline int hardirq_miss(struct irqaction *action, __u32 irq)
 
 static __always_inline void on_entry(struct irqaction *action)
 {
-	struct hardirq_cpu *st = this_cpu();
+	struct hardirq_cpu *st = hardirq_cpu_this();
 
 	if (!st)
 		return;
@@ -59,7 +42,7 @@ static __always_inline void on_entry(struct irqaction *action)
 static __always_inline void on_exit(__u32 irq, struct irqaction *action, int ret)
 {
 	__u64 now = bpf_ktime_get_ns();	/* first, so our own work is not measured */
-	struct hardirq_cpu *st = this_cpu();
+	struct hardirq_cpu *st = hardirq_cpu_this();
 	struct lat_cell *c;
 	__u32 *slot;
 	__u64 d;

@@ -2,7 +2,8 @@
 /* The layout shared by the BPF programs (bpf/) and user space (src/): map values, ring-buffer
  * records and the histogram bucketing (hist_bucket.h). One definition, compiled on both sides.
  *
- * Every latency kind (today: hard-IRQ handler run time) fills the same cells from one pool: a
+ * Every latency kind (hard-IRQ handler run time, softirq run time and raise latency, the CPU's
+ * own interrupts) fills the same cells from one pool: a
  * cell is one series of one kind (hardirq: one irqaction) on one CPU. The kind's program keeps
  * what it needs per CPU in its own per-CPU map; the cells, their metadata and the cold-path
  * index are shared by all kinds (bpf/cell.bpf.h), so user space reads one mmap'ed array. */
@@ -24,7 +25,10 @@
 /* What a cell measures; user space names and groups series by it (src/daemon/kind.c). */
 enum lat_kind {
 	KIND_HARDIRQ = 0,	/* hard-IRQ handler run time; id: irqaction, sub: IRQ number */
-	KINDS = 1,
+	KIND_SOFTIRQ = 1,	/* softirq run time, softirq_entry to _exit; id, sub: the vector */
+	KIND_SOFTIRQ_RAISE = 2,	/* softirq_raise to softirq_entry on one CPU; id, sub: the vector */
+	KIND_VECTOR = 3,	/* the CPU's own interrupts (x86 irq_vectors); id, sub: enum vector_label */
+	KINDS = 4,
 };
 
 /* One series of one kind on one CPU. Allocated by the kind's program the first time the series
@@ -81,6 +85,51 @@ struct hardirq_cpu {
 	__u32 cell[HARDIRQ_CACHE];	/* IRQ number -> cell index + 1 (0: none) */
 } __attribute__((aligned(64)));
 
+/* The softirq program's per-CPU state (bpf/softirq.bpf.c). Softirqs do not nest on a CPU: one
+ * start per CPU, with the raise time of the vector that is running; per vector, the time of
+ * its first raise while pending (0: not pending) and its two cache slots (run time, raise
+ * latency; cell index + 1). A vector's 16 bytes sit in one cache line, so an event touches the
+ * header's line and its vector's. The vectors are NR_SOFTIRQS, the rows of /proc/softirqs. */
+#define SOFTIRQ_VECTORS 10
+struct softirq_vec {
+	__u64 raise_ns;
+	__u32 run_cell;
+	__u32 raise_cell;
+};
+struct softirq_cpu {
+	__u64 start_ns;		/* softirq_entry of the running vector */
+	__u64 raised_ns;	/* when the running vector was raised; 0: no raise seen */
+	__u32 vec;		/* the running vector + 1; 0: none */
+	__u32 _pad[3];
+	struct softirq_vec v[SOFTIRQ_VECTORS];
+} __attribute__((aligned(64)));
+
+/* The CPU's own interrupts by their /proc/interrupts label; a label can be made of several
+ * tracepoints (CAL: call_function and call_function_single), src/daemon/kind.c names them and
+ * docs/architecture.md lists which. */
+enum vector_label {
+	VEC_LOC = 0,	/* local_timer */
+	VEC_SPU,	/* spurious_apic */
+	VEC_ERR,	/* error_apic */
+	VEC_PLT,	/* x86_platform_ipi */
+	VEC_IWI,	/* irq_work */
+	VEC_RES,	/* reschedule */
+	VEC_CAL,	/* call_function, call_function_single */
+	VEC_THR,	/* threshold_apic */
+	VEC_DFR,	/* deferred_error_apic */
+	VEC_TRM,	/* thermal_apic */
+	VECTOR_LABELS,
+};
+
+/* The vector program's per-CPU state (bpf/vector.bpf.c): these handlers run with interrupts
+ * off and do not nest, so one start and one running label per CPU, and a cache slot per label.
+ * One cache line. */
+struct vector_cpu {
+	__u64 start_ns;
+	__u32 label;		/* the running label + 1; 0: none */
+	__u32 cell[VECTOR_LABELS];	/* cell index + 1 */
+} __attribute__((aligned(64)));
+
 enum ringbuf_kind {
 	RB_OUTLIER = 1,
 	RB_TRACEPOINT = 2,
@@ -104,7 +153,8 @@ struct outlier_event {
 	__u32 pid;            /* the task on the CPU (hard IRQ: the one it interrupted), tid */
 	__u32 tgid;
 	char comm[TASK_COMM_LEN_ABI];
-	__u64 aux;            /* per kind (hardirq: the handler's return value) */
+	__u64 aux;            /* per kind (hardirq: the handler's return value; softirq: the vector;
+			       * vector: the x86 vector number) */
 };
 
 struct tracepoint_event {

@@ -1,6 +1,7 @@
 # make bench (as root): the hard-IRQ cost of irqlatd's programs against the clock-only pair,
 # the per-CPU-lookup floor, libbpf-tools hardirqs and bpftrace, side by side under fio load
-# (bench/run.sh, docs/bench.md). Not part of make check: it is a measurement, it never fails
+# (bench/run.sh, docs/bench.md); then each other kind against its own clock-only programs and
+# the daemon's total BPF time per second (bench/kinds.sh, which run.sh calls). Not part of make check: it is a measurement, it never fails
 # on a missed target; make check builds it (bench-build), so it cannot rot.
 # The bench BPF sources live in bench/ with their own rules: the main Makefile builds every
 # bpf/*.bpf.c into the daemon.
@@ -20,6 +21,7 @@ LADDER_h9 := -DPERCPU -DCELL_THRESHOLD -DCOUNT_DERIVED -DSCHEMA3 -DCPU_ARRAY -DS
 LADDER := h0 h1 h2 h3 h4 h5 h6 h7 h8 h9
 
 BENCH_OBJS := $(BENCH_BUILD)/clock.bpf.o $(BENCH_BUILD)/floor.bpf.o \
+	      $(BENCH_BUILD)/softirq-clock.bpf.o $(BENCH_BUILD)/vector-clock.bpf.o \
 	      $(patsubst %,$(BENCH_BUILD)/hotpath-%.bpf.o,$(LADDER))
 
 $(BENCH_BUILD)/.dir:
@@ -31,6 +33,10 @@ $(BENCH_BUILD)/%.bpf.o: bench/%.bpf.c $(wildcard bpf/*.h) | $(BENCH_BUILD)/.dir
 $(BENCH_BUILD)/hotpath-%.bpf.o: bench/hotpath.bpf.c $(wildcard bpf/*.h) | $(BENCH_BUILD)/.dir
 	$(CLANG) $(BPF_CFLAGS) $(LADDER_$*) -c $< -o $@
 
+# function-call IPIs for bench/kinds.sh: the host test's helper
+$(BENCH_BUILD)/irqlat-bench-ipi: tests/host/helpers/ipi-load.c | $(BENCH_BUILD)/.dir
+	$(CC) -O2 -Wall -Wextra -pthread $< -o $@
+
 $(BENCH_BUILD)/irqlat-bench-load: bench/load.c bpf/irqlat_abi.h | $(BENCH_BUILD)/.dir
 	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $< -o $@ $(DAEMON_LDLIBS)
 
@@ -38,7 +44,7 @@ $(BENCH_BUILD)/irqlat-bench-load: bench/load.c bpf/irqlat_abi.h | $(BENCH_BUILD)
 $(BENCH_BUILD)/irqlat-bench-scale: bench/scale.c tests/unit/daemon/fake_bpf.h $(call obj,$(LIB_SRCS)) | $(BENCH_BUILD)/.dir
 	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $< $(call obj,$(LIB_SRCS)) -o $@ $(DAEMON_LDLIBS) $(CLIENT_LDLIBS)
 
-bench-build: all $(BENCH_OBJS) $(BENCH_BUILD)/irqlat-bench-load $(BENCH_BUILD)/irqlat-bench-scale
+bench-build: all $(BENCH_OBJS) $(BENCH_BUILD)/irqlat-bench-load $(BENCH_BUILD)/irqlat-bench-scale $(BENCH_BUILD)/irqlat-bench-ipi
 
 bench: test-deps
 	@$(MAKE) --no-print-directory bench-build

@@ -147,3 +147,26 @@ start_private_journald() {
 	for _ in $(seq 50); do [ -S /run/systemd/journal/socket ] && return 0; sleep 0.1; done
 	return 1
 }
+
+# daemon_entries MESSAGE_ID: the journal's entries of this test's daemon with that MESSAGE_ID,
+# one JSON object a line
+daemon_entries() { journalctl --no-pager -o json _PID="$DAEMON_PID" MESSAGE_ID="$1"; }
+# journal_all MESSAGE_ID JQ_EXPR: entries of that MESSAGE_ID arrive (waited for up to 5 s) and
+# JQ_EXPR holds for every one of them
+journal_all() {
+	for _ in $(seq 50); do [ -n "$(daemon_entries "$1")" ] && break; sleep 0.1; done
+	daemon_entries "$1" | jq -e -s "length > 0 and all($2)" >/dev/null
+}
+
+# bracket_agrees FILE NAME [MIN]: in FILE, the output of helpers/snapshot_bracket.py, irqlatd's
+# delta for NAME lies within 1% (or 5 events) of the kernel's [LO, HI], and HI >= MIN
+bracket_agrees() {
+	local _ dd lo hi
+	read -r _ dd lo hi < <(grep "^$2 " "$1")
+	[ -n "$dd" ] && [ "$hi" -ge "${3:-0}" ] &&
+		[ "$dd" -ge $((lo - (lo / 100 > 5 ? lo / 100 : 5))) ] && [ "$dd" -le $((hi + (hi / 100 > 5 ? hi / 100 : 5))) ]
+}
+# scrape_lint URL FILE: the page into FILE, and promtool finds no error and nothing to lint
+scrape_lint() {
+	curl -s -o "$2" "$1" && [ -z "$(promtool check metrics <"$2" 2>&1)" ]
+}

@@ -4,15 +4,6 @@
 #include "common/cpulist.h"
 #include "common/json.h"
 
-static json_object *handler_of(json_object *summary, const struct row *r)
-{
-	json_object *irqs;
-
-	if (!json_object_object_get_ex(summary, "irqs", &irqs))
-		return NULL;
-	return json_object_array_get_idx(irqs, (size_t)r->src);
-}
-
 /* The CPUs the daemon saw handler h run on, with their counts: h's "cpus" array */
 static json_object *cpus_of(json_object *h)
 {
@@ -91,7 +82,7 @@ bool cpuline_ran_on(json_object *h, const char *list)
 
 int cpuline_text(char *buf, size_t len, json_object *summary, const struct row *r, const char *list)
 {
-	json_object *h = handler_of(summary, r), *cpus = cpus_of(h);
+	json_object *h = table_row_object(summary, r), *cpus = cpus_of(h);
 	const char *aff = json_get_str(h, "affinity", NULL), *eff = json_get_str(h, "effective_affinity", NULL);
 	double wsecs = json_get_double(summary, "window_s", 0);
 	size_t off = 0;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "conn.h"
+#include "cpuload.h"
 #include "cpuline.h"
 #include "notes.h"
 #include "stop.h"
@@ -72,18 +73,40 @@ static void sleep_s(double s)
 		;
 }
 
-/* -C: only the handlers that ran on those CPUs, in place */
+/* -C: only the rows that ran on those CPUs, in place */
 static void keep_on_cpus(struct row *rows, int *n, json_object *s, const char *cpus)
 {
-	json_object *irqs;
 	int kept = 0;
 
-	if (!cpus || !json_object_object_get_ex(s, "irqs", &irqs))
+	if (!cpus)
 		return;
 	for (int i = 0; i < *n; i++)
-		if (cpuline_ran_on(json_object_array_get_idx(irqs, (size_t)rows[i].src), cpus))
+		if (cpuline_ran_on(table_row_object(s, &rows[i]), cpus))
 			rows[kept++] = rows[i];
 	*n = kept;
+}
+
+/* The softirq and vector sections under the handlers: their default columns, the same sort */
+static int print_sections(json_object *s, const struct cli *c)
+{
+	for (int src = SRC_SOFTIRQS; src < SRC_COUNT_; src++) {
+		_cleanup_free_ struct row *rows = NULL;
+		enum column cols[COL_COUNT_];
+		int ncols = table_source_columns((enum table_source)src, false, cols, COL_COUNT_);
+		int n = table_rows_of(s, (enum table_source)src, &rows);
+
+		if (n < 0) {
+			fprintf(stderr, "irqlat: %s\n", strerror(-n));
+			return n;
+		}
+		keep_on_cpus(rows, &n, s, c->cpus);
+		if (!n)
+			continue;
+		table_sort(rows, n, (enum sort_key)table_sort_key(c->sort), c->reverse);
+		printf("\n%s\n", source_defs[src].title);
+		table_print(stdout, s, rows, n, cols, ncols, c->cpus);
+	}
+	return 0;
 }
 
 static int print_snapshot(json_object *s, const struct cli *c, const enum column *cols, int ncols, bool first)
@@ -101,6 +124,9 @@ static int print_snapshot(json_object *s, const struct cli *c, const enum column
 		putchar('\n');
 	print_header(s, rows, n, cols, ncols);
 	table_print(stdout, s, rows, n, cols, ncols, c->cpus);
+	if ((n = print_sections(s, c)) < 0)
+		return n;
+	cpuload_print(stdout, s, 0);
 	tp_print_section(stdout, s, 0);
 	fflush(stdout);
 	return 0;
@@ -150,14 +176,19 @@ static int cmd_top_batch(struct irqlat_conn *conn, const struct cli *c)
 	return 0;
 }
 
-static void print_hist(json_object *h)
+/* One histogram of an element of a hist answer: the value fields under prefix ("run_p50_ns"),
+ * how many values in count_key (noun: what they are), its buckets in prefix + "buckets";
+ * title says whose it is. */
+static void print_hist(json_object *h, const char *title, const char *noun, const char *count_key,
+		       const char *prefix)
 {
 	json_object *buckets;
 	uint64_t peak = 0;
-	char lo[16], hi[16];
+	char lo[16], hi[16], key[32];
 	size_t nb;
 
-	if (!json_object_object_get_ex(h, "buckets", &buckets))
+	snprintf(key, sizeof(key), "%sbuckets", prefix);
+	if (!json_object_object_get_ex(h, key, &buckets))
 		return;
 	nb = json_object_array_length(buckets);
 	for (size_t i = 0; i < nb; i++) {
@@ -166,17 +197,18 @@ static void print_hist(json_object *h)
 		if (n > peak)
 			peak = n;
 	}
-	uint64_t runs = json_get_u64(h, "window_count", 0);
-	uint64_t q[3] = { json_get_u64(h, "p50_ns", 0), json_get_u64(h, "p99_ns", 0), json_get_u64(h, "p999_ns", 0) };
+	uint64_t runs = json_get_u64(h, count_key, 0);
+	uint64_t q[3] = { table_field(h, prefix, "p50_ns"), table_field(h, prefix, "p99_ns"),
+			  table_field(h, prefix, "p999_ns") };
 	char p50[16], p99[16], p999[16], max[16];
 
 	/* "-" for a window without runs, '*' on a percentile of too few runs (table.h) */
 	fmt_latency(p50, sizeof(p50), q[0], runs, 0.5);
 	fmt_latency(p99, sizeof(p99), q[1], runs, 0.99);
 	fmt_latency(p999, sizeof(p999), q[2], runs, 0.999);
-	fmt_latency(max, sizeof(max), json_get_u64(h, "max_ns", 0), runs, 0);
-	printf("IRQ %d (%s): %llu runs in window, p50 %s, p99 %s, p99.9 %s, max %s\n", (int)json_get_i64(h, "irq", -1),
-	       json_get_str(h, "name", "?"), (unsigned long long)runs, p50, p99, p999, max);
+	fmt_latency(max, sizeof(max), table_field(h, prefix, "max_ns"), runs, 0);
+	printf("%s: %llu %s in window, p50 %s, p99 %s, p99.9 %s, max %s\n", title, (unsigned long long)runs, noun,
+	       p50, p99, p999, max);
 	for (size_t i = 0; i < nb; i++) {
 		json_object *b = json_object_array_get_idx(buckets, i);
 		uint64_t l = json_object_get_uint64(json_object_array_get_idx(b, 0));
@@ -191,11 +223,51 @@ static void print_hist(json_object *h)
 	}
 }
 
+/* Every histogram of a hist answer: handlers, softirq vectors (run time, then raise-to-run
+ * latency), vector interrupts. The number printed. */
+static size_t print_hists(json_object *s)
+{
+	json_object *arr;
+	size_t shown = 0;
+	char title[96];
+
+	if (json_object_object_get_ex(s, "irqs", &arr))
+		for (size_t i = 0; i < json_object_array_length(arr); i++, shown++) {
+			json_object *h = json_object_array_get_idx(arr, i);
+
+			snprintf(title, sizeof(title), "IRQ %d (%s)", (int)json_get_i64(h, "irq", -1),
+				 json_get_str(h, "name", "?"));
+			if (shown)
+				putchar('\n');
+			print_hist(h, title, "runs", "window_count", "");
+		}
+	if (json_object_object_get_ex(s, "softirqs", &arr))
+		for (size_t i = 0; i < json_object_array_length(arr); i++, shown++) {
+			json_object *h = json_object_array_get_idx(arr, i);
+
+			if (shown)
+				putchar('\n');
+			snprintf(title, sizeof(title), "softirq %s", json_get_str(h, "vector", "?"));
+			print_hist(h, title, "runs", "window_count", "run_");
+			snprintf(title, sizeof(title), "softirq %s raise-to-run latency", json_get_str(h, "vector", "?"));
+			print_hist(h, title, "raises", "raise_window_count", "raise_");
+		}
+	if (json_object_object_get_ex(s, "vectors", &arr))
+		for (size_t i = 0; i < json_object_array_length(arr); i++, shown++) {
+			json_object *h = json_object_array_get_idx(arr, i);
+
+			if (shown)
+				putchar('\n');
+			snprintf(title, sizeof(title), "vector %s", json_get_str(h, "name", "?"));
+			print_hist(h, title, "runs", "window_count", "");
+		}
+	return shown;
+}
+
 static int cmd_hist(struct irqlat_conn *conn, const struct cli *c)
 {
 	_cleanup_json_ json_object *req = conn_new_request("hist", c->window), *s = NULL;
-	json_object *irqs;
-	size_t n = 0;
+	size_t n;
 	int r;
 
 	if (c->target) {
@@ -214,16 +286,9 @@ static int cmd_hist(struct irqlat_conn *conn, const struct cli *c)
 		print_json_line(s);
 		return 0;
 	}
-	if (json_object_object_get_ex(s, "irqs", &irqs)) {
-		n = json_object_array_length(irqs);
-		if (!n && c->target)
-			fprintf(stderr, "irqlat: no handler matches '%s' (yet): see 'irqlat --top -b -n 1' for the list\n", c->target);
-		for (size_t i = 0; i < n; i++) {
-			if (i)
-				putchar('\n');
-			print_hist(json_object_array_get_idx(irqs, i));
-		}
-	}
+	n = print_hists(s);
+	if (!n && c->target)
+		fprintf(stderr, "irqlat: no handler, softirq vector or vector interrupt matches '%s' (yet): see 'irqlat --top -b -n 1' for the list\n", c->target);
 	return c->target && n == 0 ? -ENOENT : 0;
 }
 
@@ -441,16 +506,28 @@ static void print_event(json_object *e, const struct cli *c)
 		return;
 	}
 	if (!strcmp(json_get_str(e, "type", ""), "outlier")) {
-		char d[16], time[48], ctx[128];
+		const char *kind = json_get_str(e, "kind", "hardirq");
+		bool raise = !strcmp(kind, "softirq_raise");
+		char d[16], time[48], ctx[128], what[96];
 
-		fmt_duration(d, sizeof(d), (uint64_t)json_get_double(e, "duration_ns", 0), "");
+		if (raise || !strcmp(kind, "softirq")) {
+			fmt_duration(d, sizeof(d), json_get_u64(e, raise ? "latency_ns" : "duration_ns", 0), "");
+			snprintf(what, sizeof(what), "softirq=%s %s=%s", json_get_str(e, "vector", "?"),
+				 raise ? "raise_latency" : "duration", d);
+		} else if (!strcmp(kind, "vector")) {
+			fmt_duration(d, sizeof(d), json_get_u64(e, "duration_ns", 0), "");
+			snprintf(what, sizeof(what), "vector=%s duration=%s", json_get_str(e, "name", "?"), d);
+		} else {
+			fmt_duration(d, sizeof(d), json_get_u64(e, "duration_ns", 0), "");
+			snprintf(what, sizeof(what), "irq=%d name=%s duration=%s", (int)json_get_double(e, "irq", 0),
+				 json_get_str(e, "name", "?"), d);
+		}
 		ev_time(time, sizeof(time),
 			json_get_u64(e, c->clock == EV_CLOCK_WALL ? "wall_ns" : c->clock == EV_CLOCK_BOOT ? "boot_ns" : "ts_ns", 0),
 			c->clock);
 		ev_context(ctx, sizeof(ctx), json_get_str(e, "comm", "?"), (unsigned)json_get_u64(e, "pid", 0),
 			   (unsigned)json_get_u64(e, "cpu", 0), time);
-		printf("%s outlier: irq=%d name=%s duration=%s\n", ctx, (int)json_get_double(e, "irq", 0),
-		       json_get_str(e, "name", "?"), d);
+		printf("%s outlier: %s\n", ctx, what);
 	}
 }
 

@@ -34,6 +34,18 @@ const struct column_def column_defs[COL_COUNT_] = {
 	[COL_SPURIOUS] = { .name = "spurious", .header = "SPURIOUS", .width = 8, .drop = 1, .scope = SCOPE_START },
 	[COL_FLAGS] = { .name = "flags", .header = "FLAGS", .width = 5, .left = true, .batch = true, .screen = true,
 			.scope = SCOPE_WINDOW },
+	/* softirqs only: the raise-to-run latency beside the run time */
+	[COL_RAISE_P99] = { .name = "raise99", .header = "RAISE99", .width = 7, .drop = 1, .scope = SCOPE_WINDOW,
+			    .quantile = 0.99 },
+	[COL_RAISE_MAX] = { .name = "raisemax", .header = "RAISEMAX", .width = 8, .drop = 1, .scope = SCOPE_WINDOW },
+};
+
+const struct source_def source_defs[SRC_COUNT_] = {
+	[SRC_IRQS] = { .array = "irqs", .name_key = "name", .prefix = "", .title = "hard-IRQ handlers" },
+	[SRC_SOFTIRQS] = { .array = "softirqs", .name_key = "vector", .prefix = "run_",
+			   .title = "softirqs (run time; RAISE: raise-to-run latency)" },
+	[SRC_VECTORS] = { .array = "vectors", .name_key = "name", .prefix = "",
+			  .title = "vector interrupts (the CPU's own: local timer, IPIs)" },
 };
 
 const struct sort_def sort_defs[SORT_COUNT_] = {
@@ -121,6 +133,25 @@ int table_columns(const char *list, bool screen, enum column *cols, int max)
 	return n;
 }
 
+int table_source_columns(enum table_source src, bool screen, enum column *cols, int max)
+{
+	enum column all[COL_COUNT_];
+	int n = table_columns(NULL, screen, all, COL_COUNT_), k = 0;
+
+	if (src == SRC_IRQS)
+		return table_columns(NULL, screen, cols, max);
+	for (int i = 0; i < n && k < max; i++) {
+		if (all[i] == COL_IRQ || all[i] == COL_SPURIOUS)
+			continue;
+		if (all[i] == COL_FLAGS && src == SRC_SOFTIRQS && k + 2 < max) {
+			cols[k++] = COL_RAISE_P99;
+			cols[k++] = COL_RAISE_MAX;
+		}
+		cols[k++] = all[i];
+	}
+	return k;
+}
+
 int table_columns_check(const char *list, FILE *err)
 {
 	for (const char *p = list;;) {
@@ -149,6 +180,8 @@ bool table_few_runs(const struct row *r, enum column col)
 {
 	double q = column_defs[col].quantile;
 
+	if (col == COL_RAISE_P99)
+		return r->raise_window_count && r->raise_window_count < table_quantile_min_runs(q);
 	return q > 0 && !r->idle && r->window_count < table_quantile_min_runs(q);
 }
 
@@ -165,48 +198,84 @@ static char storm_flag(json_object *h)
 	return !strcmp(kind, "unhandled") ? FLAG_UNHANDLED : FLAG_STORM;
 }
 
-int table_rows(json_object *summary, struct row **ret)
+uint64_t table_field(json_object *o, const char *prefix, const char *name)
 {
-	json_object *irqs;
+	char key[64];
+
+	snprintf(key, sizeof(key), "%s%s", prefix, name);
+	return json_get_u64(o, key, 0);
+}
+
+static bool is_null(json_object *o, const char *prefix, const char *name)
+{
+	json_object *v;
+	char key[64];
+
+	snprintf(key, sizeof(key), "%s%s", prefix, name);
+	return json_object_object_get_ex(o, key, &v) && !v;
+}
+
+int table_rows_of(json_object *summary, enum table_source src, struct row **ret)
+{
+	const struct source_def *sd = &source_defs[src];
+	json_object *arr;
 	struct row *rows;
 	size_t len;
 
 	*ret = NULL;
-	if (!json_object_object_get_ex(summary, "irqs", &irqs) || !json_object_is_type(irqs, json_type_array))
+	if (!json_object_object_get_ex(summary, sd->array, &arr) || !json_object_is_type(arr, json_type_array))
 		return 0;
-	len = json_object_array_length(irqs);
+	len = json_object_array_length(arr);
 	rows = calloc(len ? len : 1, sizeof(*rows));
 	if (!rows)
 		return -ENOMEM;
 	for (size_t i = 0; i < len; i++) {
-		json_object *o = json_object_array_get_idx(irqs, i);
+		json_object *o = json_object_array_get_idx(arr, i);
 		struct row *r = &rows[i];
-		json_object *p99;
+		const char *p = sd->prefix;
 		char storm;
 
+		r->source = src;
 		r->src = (int)i;
-		r->irq = (int)json_get_i64(o, "irq", -1);
-		snprintf(r->name, sizeof(r->name), "%s", json_get_str(o, "name", ""));
+		r->irq = src == SRC_IRQS ? (int)json_get_i64(o, "irq", -1) : -1;
+		snprintf(r->name, sizeof(r->name), "%s", json_get_str(o, sd->name_key, ""));
 		r->count = json_get_u64(o, "count", 0);
 		r->spurious = json_get_u64(o, "spurious", 0);
-		r->total_ns = json_get_u64(o, "total_ns", 0);
+		r->total_ns = table_field(o, p, "total_ns");
 		r->window_count = json_get_u64(o, "window_count", 0);
 		r->rate = json_get_double(o, "rate", 0);
 		r->time_share = json_get_double(o, "time_share", 0);
 		/* an empty window has no latencies (the daemon sends null): never a 0 ns run */
-		r->idle = !r->window_count || (json_object_object_get_ex(o, "p99_ns", &p99) && !p99);
-		r->avg_ns = json_get_u64(o, "avg_ns", 0);
-		r->p50_ns = json_get_u64(o, "p50_ns", 0);
-		r->p90_ns = json_get_u64(o, "p90_ns", 0);
-		r->p99_ns = json_get_u64(o, "p99_ns", 0);
-		r->p999_ns = json_get_u64(o, "p999_ns", 0);
-		r->max_ns = json_get_u64(o, "max_ns", 0);
+		r->idle = !r->window_count || is_null(o, p, "p99_ns");
+		r->avg_ns = table_field(o, p, "avg_ns");
+		r->p50_ns = table_field(o, p, "p50_ns");
+		r->p90_ns = table_field(o, p, "p90_ns");
+		r->p99_ns = table_field(o, p, "p99_ns");
+		r->p999_ns = table_field(o, p, "p999_ns");
+		r->max_ns = table_field(o, p, "max_ns");
+		r->raise_window_count = is_null(o, "raise_", "p99_ns") ? 0 : json_get_u64(o, "raise_window_count", 0);
+		r->raise_p99_ns = json_get_u64(o, "raise_p99_ns", 0);
+		r->raise_max_ns = json_get_u64(o, "raise_max_ns", 0);
 		if ((storm = storm_flag(o)))
 			r->flags[strlen(r->flags)] = storm;
 		cpuline_mark_row(summary, o, r);
 	}
 	*ret = rows;
 	return (int)len;
+}
+
+int table_rows(json_object *summary, struct row **ret)
+{
+	return table_rows_of(summary, SRC_IRQS, ret);
+}
+
+json_object *table_row_object(json_object *summary, const struct row *r)
+{
+	json_object *arr;
+
+	if (!summary || !json_object_object_get_ex(summary, source_defs[r->source].array, &arr))
+		return NULL;
+	return json_object_array_get_idx(arr, (size_t)r->src);
 }
 
 uint64_t table_drops(json_object *summary)
@@ -345,7 +414,12 @@ static uint64_t latency_of(const struct row *r, enum column col)
 void table_cell(char *buf, size_t len, const struct row *r, enum column col)
 {
 	switch (col) {
-	case COL_IRQ: snprintf(buf, len, "%d", r->irq); break;
+	case COL_IRQ:
+		if (r->irq >= 0)
+			snprintf(buf, len, "%d", r->irq);
+		else
+			snprintf(buf, len, "-");
+		break;
 	case COL_NAME: snprintf(buf, len, "%s", r->name); break;
 	case COL_CPUS: snprintf(buf, len, "%s", r->cpus); break;
 	case COL_COUNT: fmt_count(buf, len, (double)r->count); break;
@@ -361,6 +435,10 @@ void table_cell(char *buf, size_t len, const struct row *r, enum column col)
 	case COL_TIME: fmt_percent(buf, len, r->time_share * 100); break;
 	case COL_SPURIOUS: fmt_count(buf, len, (double)r->spurious); break;
 	case COL_FLAGS: snprintf(buf, len, "%s", r->flags); break;
+	case COL_RAISE_P99:
+		fmt_latency(buf, len, r->raise_p99_ns, r->raise_window_count, column_defs[col].quantile);
+		break;
+	case COL_RAISE_MAX: fmt_latency(buf, len, r->raise_max_ns, r->raise_window_count, 0); break;
 	default: buf[0] = 0;
 	}
 }

@@ -19,8 +19,23 @@
 #define FLAG_ISOLATED 'I'	/* ran in the window on an isolated or nohz_full CPU */
 #define FLAG_AFFINITY 'A'	/* ran in the window on a CPU outside the IRQ's affinity */
 
+/* Where a table's rows come from: a summary's array of handlers, softirq vectors or vector
+ * interrupts. The rows are the same (name, counts, run-time latencies); softirqs add their
+ * raise-to-run latency. */
+enum table_source { SRC_IRQS, SRC_SOFTIRQS, SRC_VECTORS, SRC_COUNT_ };
+
+struct source_def {
+	const char *array;	/* "softirqs": the summary's array */
+	const char *name_key;	/* "vector": the element's name */
+	const char *prefix;	/* "run_": before its run-time latencies (run_p99_ns) */
+	const char *title;	/* what the rows are, above a batch section and in the screen's header */
+};
+
+extern const struct source_def source_defs[SRC_COUNT_];
+
 struct row {
-	int irq;
+	enum table_source source;
+	int irq;		/* -1 for the rows of softirqs and vectors */
 	char name[32];
 	char cpus[96];		/* "0,1!": CPUs it ran on since start, ! on an isolated, nohz_full or
 				 * outside-affinity one */
@@ -29,12 +44,13 @@ struct row {
 	double rate, time_share;
 	bool idle;		/* no run in the window: its latencies are not measurements */
 	uint64_t avg_ns, p50_ns, p90_ns, p99_ns, p999_ns, max_ns;
+	uint64_t raise_window_count, raise_p99_ns, raise_max_ns;	/* softirqs: raise-to-run latency */
 	char flags[8];		/* FLAG_* letters, "" when none */
-	int src;		/* index in the summary's "irqs" array (per-CPU detail lives there) */
+	int src;		/* index in its source's array (per-CPU detail lives there) */
 };
 
 enum column { COL_IRQ, COL_NAME, COL_CPUS, COL_COUNT, COL_RATE, COL_AVG, COL_P50, COL_P90, COL_P99,
-	      COL_P999, COL_MAX, COL_TIME, COL_SPURIOUS, COL_FLAGS, COL_COUNT_ };
+	      COL_P999, COL_MAX, COL_TIME, COL_SPURIOUS, COL_FLAGS, COL_RAISE_P99, COL_RAISE_MAX, COL_COUNT_ };
 
 /* What a column's figure covers, for the line above the column header */
 enum scope { SCOPE_NONE, SCOPE_START, SCOPE_WINDOW };
@@ -81,6 +97,9 @@ int table_columns_check(const char *list, FILE *err);
 /* Fills cols with the columns of list (NULL: the default set of the screen or of the text
  * output); returns how many. */
 int table_columns(const char *list, bool screen, enum column *cols, int max);
+/* The default columns of a source's table: the handlers' (table_columns), or theirs without
+ * IRQ and SPURIOUS, with the raise latency's for softirqs. */
+int table_source_columns(enum table_source src, bool screen, enum column *cols, int max);
 
 /* The runs a window needs before its q-quantile is more than its slowest run: with fewer,
  * the nearest rank ceil(q * n) is n itself. 2 for p50, 10 for p90, 100 for p99, 1000 for
@@ -90,8 +109,13 @@ uint64_t table_quantile_min_runs(double q);
 bool table_few_runs(const struct row *r, enum column col);
 
 /* Rows of a summary object, in *ret for the caller to free; the number of rows, or -ENOMEM.
- * Not a summary: 0 rows and *ret NULL. */
+ * Not a summary: 0 rows and *ret NULL. table_rows: the handlers. */
 int table_rows(json_object *summary, struct row **ret);
+int table_rows_of(json_object *summary, enum table_source src, struct row **ret);
+/* The number o[prefix + name] ("run_" "p99_ns"), 0 when missing or null */
+uint64_t table_field(json_object *o, const char *prefix, const char *name);
+/* The element of the summary row r was made from */
+json_object *table_row_object(json_object *summary, const struct row *r);
 /* Runs lost of every kind since the daemon started: the sum of the summary's "drops". */
 uint64_t table_drops(json_object *summary);
 void table_sort(struct row *rows, int n, enum sort_key key, bool reverse);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <curses.h>
+#include "cpuload.h"
 #include "top_screen.h"
 #include "cpuline.h"
 #include "notes.h"
@@ -107,8 +108,9 @@ int top_draw_header(struct top *t)
 	fmt_uptime(up, sizeof(up), json_get_double(t->summary, "uptime_s", 0));
 	fmt_rate(rate, sizeof(rate), json_get_double(t->summary, "rate", 0));
 	handlers = json_has(t->summary, "handlers") ? (int)json_get_i64(t->summary, "handlers", 0) : t->nrows;
-	mvprintw(0, 0, "irqlat - up %s, %s IRQ/s, %d handlers, window %s%s%s", up, rate, handlers,
-		 window_name(t->window), t->cpus[0] ? ", CPUs " : "", t->cpus);
+	mvprintw(0, 0, "irqlat - up %s, %s IRQ/s, %d handlers, window %s%s%s%s%s", up, rate, handlers,
+		 window_name(t->window), t->cpus[0] ? ", CPUs " : "", t->cpus, t->source == SRC_IRQS ? "" : "; showing ",
+		 t->source == SRC_IRQS ? "" : source_defs[t->source].title);
 	if (t->summary)
 		json_object_object_get_ex(t->summary, "bpf", &b);
 	/* the number first: on a narrow terminal the explanation is what gets cut */
@@ -224,7 +226,8 @@ static void draw_footer(int y)
 		int rank;	/* dropped from the highest */
 	} items[] = {
 		{ "q quit", 0 }, { "? help", 0 }, { NULL, 2 } /* sort keys */, { "R reverse", 8 }, { "w window", 3 },
-		{ "c per-CPU", 5 }, { "C CPUs", 6 }, { "/ filter", 4 }, { "Enter histogram", 1 },
+		{ "c per-CPU", 5 }, { "C CPUs", 6 }, { "/ filter", 4 }, { "v softirqs/vectors/CPU load", 7 },
+		{ "Enter histogram", 1 },
 	};
 	char keys[64], line[256];
 	int drop_above = 9;
@@ -346,6 +349,7 @@ static void draw_help(void)
 	static const char *const keys[] = {
 		"  c  per-CPU lines: the IRQ's affinity, and each CPU's count, rate and share",
 		"  C  only handlers that ran on these CPUs (1, 0-3,8), with those CPUs' lines",
+		"  v  show handlers, softirqs (RAISE99 RAISEMAX: raise-to-run latency), vector interrupts, CPU load",
 		"  up/down PgUp/PgDn Home/End  select;  Enter  histogram (Enter or Esc: back)",
 		"  /  filter by name (Enter keeps it, Esc clears it);  ?  this help;  q  quit",
 	};
@@ -397,6 +401,29 @@ static void draw_help(void)
 	help_line(&y, "q quits; any other key goes back (* above: the default order)");
 }
 
+/* The per-CPU load (cpuload.c) under the header, the text the batch output prints, cut to
+ * the screen */
+static void draw_load(struct top *t)
+{
+	_cleanup_free_ char *text = NULL;
+	char *line, *save = NULL;
+	size_t len = 0;
+	int y = top_draw_header(t);
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return;
+	cpuload_print(f, t->summary, COLS);
+	fclose(f);
+	for (line = strtok_r(text, "\n", &save); line && y < LINES - 1; line = strtok_r(NULL, "\n", &save), y++) {
+		if (y <= 4)
+			attron(A_BOLD);
+		mvprintw(y, 0, "%.*s", COLS, line);
+		attroff(A_BOLD);
+	}
+	draw_footer(LINES - 1);
+}
+
 void top_draw(struct top *t)
 {
 	erase();
@@ -404,6 +431,8 @@ void top_draw(struct top *t)
 		draw_help();
 	else if (t->view == VIEW_HIST)
 		top_draw_hist(t);
+	else if (t->show_load)
+		draw_load(t);
 	else
 		draw_table(t);
 	refresh();

@@ -77,7 +77,10 @@ static void fetch_hist(struct top *t)
 {
 	_cleanup_json_ json_object *req = conn_new_request("hist", window_name(t->window)), *h = NULL;
 
-	json_object_object_add(req, "irq", json_object_new_int(t->sel_irq));
+	if (t->source == SRC_IRQS)
+		json_object_object_add(req, "irq", json_object_new_int(t->sel_irq));
+	else	/* softirqs and vectors by their name */
+		json_object_object_add(req, "name", json_object_new_string(t->sel_name));
 	if (ask(t, req, &h) < 0)
 		return;
 	json_object_put(t->hist);

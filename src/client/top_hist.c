@@ -9,14 +9,15 @@
 
 static json_object *hist_of_selection(struct top *t)
 {
+	const struct source_def *sd = &source_defs[t->source];
 	json_object *irqs;
 
-	if (!t->hist || !json_object_object_get_ex(t->hist, "irqs", &irqs))
+	if (!t->hist || !json_object_object_get_ex(t->hist, sd->array, &irqs))
 		return NULL;
 	/* a shared line has several handlers: pick the selected one by name */
 	for (size_t i = 0; i < json_object_array_length(irqs); i++) {
 		json_object *h = json_object_array_get_idx(irqs, i);
-		const char *n = json_get_str(h, "name", NULL);
+		const char *n = json_get_str(h, sd->name_key, NULL);
 
 		if (n && !strcmp(n, t->sel_name))
 			return h;
@@ -33,26 +34,28 @@ static uint64_t bucket_field(json_object *buckets, size_t i, size_t field)
 static void draw_bars(struct top *t, int y, int bottom)
 {
 	json_object *h = hist_of_selection(t), *buckets;
-	char a[16], b[16], c[16], d[16], e[16];
+	const char *p = source_defs[t->source].prefix;
+	char a[16], b[16], c[16], d[16], e[16], key[32];
 	uint64_t peak = 0, q[3];
 	int avail, group, bar_w;
 	size_t nb;
 
-	if (!h || !json_object_object_get_ex(h, "buckets", &buckets) || !(nb = json_object_array_length(buckets))) {
+	snprintf(key, sizeof(key), "%sbuckets", p);
+	if (!h || !json_object_object_get_ex(h, key, &buckets) || !(nb = json_object_array_length(buckets))) {
 		mvprintw(y, 0, "no runs of this handler in the %s window (w changes the window)", window_name(t->window));
 		return;
 	}
 	uint64_t runs = json_get_u64(h, "window_count", 0);
 
-	q[0] = json_get_u64(h, "p50_ns", 0);
-	q[1] = json_get_u64(h, "p99_ns", 0);
-	q[2] = json_get_u64(h, "p999_ns", 0);
+	q[0] = table_field(h, p, "p50_ns");
+	q[1] = table_field(h, p, "p99_ns");
+	q[2] = table_field(h, p, "p999_ns");
 	/* '*' on a percentile of too few runs, as in the table */
-	fmt_latency(a, sizeof(a), json_get_u64(h, "avg_ns", 0), runs, 0);
+	fmt_latency(a, sizeof(a), table_field(h, p, "avg_ns"), runs, 0);
 	fmt_latency(b, sizeof(b), q[0], runs, 0.5);
 	fmt_latency(c, sizeof(c), q[1], runs, 0.99);
 	fmt_latency(d, sizeof(d), q[2], runs, 0.999);
-	fmt_latency(e, sizeof(e), json_get_u64(h, "max_ns", 0), runs, 0);
+	fmt_latency(e, sizeof(e), table_field(h, p, "max_ns"), runs, 0);
 	mvprintw(y++, 0, "%llu runs: avg %s  p50 %s  p99 %s  p99.9 %s  max %s", (unsigned long long)runs, a, b, c, d, e);
 	/* more non-empty buckets than lines: neighbours share a line */
 	avail = bottom - y - 1;
@@ -102,7 +105,11 @@ void top_draw_hist(struct top *t)
 
 	attron(A_REVERSE);
 	mvhline(y, 0, ' ', COLS);
-	mvprintw(y++, 0, "histogram of IRQ %d %s, window %s", t->sel_irq, t->sel_name, window_name(t->window));
+	if (t->source == SRC_IRQS)
+		mvprintw(y++, 0, "histogram of IRQ %d %s, window %s", t->sel_irq, t->sel_name, window_name(t->window));
+	else	/* the run time; irqlat hist NAME shows a softirq's raise latency too */
+		mvprintw(y++, 0, "histogram of %s %s run time, window %s", t->source == SRC_SOFTIRQS ? "softirq" : "vector",
+			 t->sel_name, window_name(t->window));
 	attroff(A_REVERSE);
 	draw_bars(t, y, bottom);
 	attron(A_DIM);

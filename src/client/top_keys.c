@@ -10,14 +10,11 @@
 
 static bool matches_filter(const struct top *t, const struct row *r)
 {
-	json_object *irqs;
-
 	if (t->filter[0] && !strcasestr(r->name, t->filter))
 		return false;
 	if (!t->cpus[0])
 		return true;
-	return json_object_object_get_ex(t->summary, "irqs", &irqs) &&
-	       cpuline_ran_on(json_object_array_get_idx(irqs, (size_t)r->src), t->cpus);
+	return cpuline_ran_on(table_row_object(t->summary, r), t->cpus);
 }
 
 static void keep_selection(struct top *t, int i)
@@ -31,7 +28,7 @@ void top_rebuild(struct top *t)
 {
 	free(t->rows);
 	free(t->vis);
-	t->nrows = table_rows(t->summary, &t->rows);
+	t->nrows = table_rows_of(t->summary, t->source, &t->rows);
 	t->vis = calloc((size_t)(t->nrows > 0 ? t->nrows : 0) + 1, sizeof(*t->vis));
 	t->nvis = 0;
 	if (!t->rows || !t->vis) {
@@ -166,6 +163,23 @@ enum key_action top_key(struct top *t, int ch)
 	case 'c':
 		t->percpu = !t->percpu;
 		return KEY_REDRAW;
+	case 'v':	/* handlers, softirqs, vector interrupts */
+		if (t->view == VIEW_HIST)
+			return KEY_NONE;
+		/* then the CPUs' load, then the handlers again */
+		if (t->source == SRC_COUNT_ - 1 && !t->show_load) {
+			t->show_load = true;
+			return KEY_REDRAW;
+		}
+		t->show_load = false;
+		t->source = (enum table_source)((t->source + 1) % SRC_COUNT_);
+		t->nwant = t->source == SRC_IRQS ? table_columns(t->cli->columns, true, t->want, COL_COUNT_)
+						 : table_source_columns(t->source, true, t->want, COL_COUNT_);
+		t->sel = t->scroll = 0;
+		t->sel_irq = -1;
+		t->sel_name[0] = 0;
+		top_rebuild(t);
+		return KEY_REDRAW;
 	case '?':
 	case 'h':
 		t->view = VIEW_HELP;
@@ -206,7 +220,7 @@ enum key_action top_key(struct top *t, int ch)
 			t->view = VIEW_TABLE;
 			return KEY_REDRAW;
 		}
-		if (!t->nvis)
+		if (!t->nvis || t->show_load)
 			return KEY_NONE;
 		t->view = VIEW_HIST;
 		json_object_put(t->hist);

@@ -34,6 +34,8 @@ struct top {
 	int *vis;		/* rows shown (after the filter), in order */
 	int nvis;
 
+	enum table_source source;	/* whose rows: handlers, softirqs, vector interrupts (v) */
+	bool show_load;		/* v after the vectors: each CPU's interrupt load instead of rows */
 	enum sort_key sort;
 	bool reverse;
 	enum window window;
@@ -42,7 +44,7 @@ struct top {
 
 	enum view view;
 	int sel, scroll;
-	int sel_irq;		/* selection follows the handler across refreshes and re-sorts */
+	int sel_irq;		/* selection follows the row across refreshes and re-sorts (-1: not a handler) */
 	char sel_name[32];
 	bool percpu;
 	enum prompt prompt;

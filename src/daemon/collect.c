@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -37,6 +38,7 @@ int collector_init(struct collector *c, struct loader *bpf)
 	c->clock = now_ns;
 	c->start_ns = c->snap_begin_ns = c->snap_end_ns = now_ns();
 	c->ncells = bpf->max_cells;
+	c->ncpus = bpf->ncpus;
 	c->cells = calloc(c->ncells ? c->ncells : 1, sizeof(*c->cells));
 	if (!c->cells)
 		return -ENOMEM;
@@ -96,6 +98,10 @@ static int series_for(struct collector *c, const struct lat_cell_meta *m)
 	s->sub = m->sub;
 	memcpy(s->name, m->name, IRQ_NAME_LEN);
 	s->name[IRQ_NAME_LEN - 1] = 0;
+	const char *named = kind_sub_name(s->kind, s->sub);	/* a kind its program does not name */
+
+	if (named)
+		snprintf(s->name, sizeof(s->name), "%s", named);
 	c->nseries++;
 	return (int)i;
 }
@@ -103,7 +109,7 @@ static int series_for(struct collector *c, const struct lat_cell_meta *m)
 /* Room for n CPUs in the tick's per-CPU scratch. */
 static int grow_cpu_delta(struct collector *c, unsigned n)
 {
-	uint64_t *cd;
+	uint64_t *cd, *cs;
 
 	if (n <= c->cpu_delta_cap)
 		return 0;
@@ -111,6 +117,10 @@ static int grow_cpu_delta(struct collector *c, unsigned n)
 	if (!cd)
 		return -ENOMEM;
 	c->cpu_delta = cd;
+	cs = realloc(c->cpu_sum_delta, n * sizeof(*cs));
+	if (!cs)
+		return -ENOMEM;
+	c->cpu_sum_delta = cs;
 	c->cpu_delta_cap = n;
 	return 0;
 }
@@ -232,16 +242,18 @@ static int tick_series(struct collector *c, unsigned si, struct tick_buf *buf)
 
 	for (unsigned k = 0; k < s->ncpus; k++) {
 		struct cell_state *cs = &c->cells[s->cpus[k].cell];
-		uint64_t d = read_cell(c, cs, &c->bpf->cells[s->cpus[k].cell], &sum, &max, &aux);
+		uint64_t before = sum, d = read_cell(c, cs, &c->bpf->cells[s->cpus[k].cell], &sum, &max, &aux);
 
 		c->cpu_delta[k] = d;
+		c->cpu_sum_delta[k] = sum - before;
 		s->cpus[k].count += d;
+		s->cpus[k].sum_ns += sum - before;
 		n += d;
 	}
 	if (!n && !sum)
 		return 0;
 	struct tick_delta td = { .sum_ns = sum, .max_ns = max, .aux = aux, .cpu_count = c->cpu_delta,
-				 .ncpus = s->ncpus, .bucket = c->delta };
+				 .cpu_sum_ns = c->cpu_sum_delta, .ncpus = s->ncpus, .bucket = c->delta };
 
 	if (s->kind == KIND_HARDIRQ && storm_feed(&c->storms, si, s->sub, s->name, n, aux) < 0)
 		log_error("out of memory: no storm detection for IRQ %u (%s)", s->sub, s->name);
@@ -270,7 +282,7 @@ static void read_drops(struct collector *c, int *err)
 			log_warning("%llu %s in the last interval (%llu since start)",
 				    (unsigned long long)(drops[k] - c->drops[k]),
 				    k == DROP_OUTLIER ? "outliers lost: the ring buffer was full (raise --ringbuf-kb)"
-						      : "IRQs not measured: no free histogram cell (raise --max-cells)",
+						      : "events (IRQs, softirqs, vectors) not measured: no free histogram cell (raise --max-cells)",
 				    (unsigned long long)drops[k]);
 		c->drops[k] = drops[k];
 	}
@@ -360,19 +372,31 @@ void collector_window_begin(const struct collector *c, enum window w, struct win
 
 void collector_window_next(struct window_iter *it, unsigned s, struct hist *out, uint64_t *cpu_count)
 {
+	collector_window_next_cpus(it, s, out, cpu_count, NULL);
+}
+
+void collector_window_next_cpus(struct window_iter *it, unsigned s, struct hist *out, uint64_t *cpu_count,
+				uint64_t *cpu_sum_ns)
+{
 	const struct series *se = &it->c->series[s];
 
 	if (cpu_count)
 		memset(cpu_count, 0, se->ncpus * sizeof(*cpu_count));
+	if (cpu_sum_ns)
+		memset(cpu_sum_ns, 0, se->ncpus * sizeof(*cpu_sum_ns));
 	if (it->w == WINDOW_TOTAL) {
 		collector_series_total(it->c, s, out);
-		for (unsigned k = 0; cpu_count && k < se->ncpus; k++)
-			cpu_count[k] = se->cpus[k].count;
+		for (unsigned k = 0; k < se->ncpus; k++) {
+			if (cpu_count)
+				cpu_count[k] = se->cpus[k].count;
+			if (cpu_sum_ns)
+				cpu_sum_ns[k] = se->cpus[k].sum_ns;
+		}
 		return;
 	}
 	memset(out, 0, sizeof(*out));
 	for (unsigned i = 0; i < it->n; i++)
-		tick_cursor_take(&it->cur[i], s, out, cpu_count, se->ncpus);
+		tick_cursor_take_cpus(&it->cur[i], s, out, cpu_count, cpu_sum_ns, se->ncpus);
 }
 
 void collector_window(const struct collector *c, unsigned s, enum window w, struct hist *out, double *seconds)

@@ -21,6 +21,7 @@ struct series_cpu {
 	uint32_t cpu;
 	uint32_t cell;		/* the pool index of its cell */
 	uint64_t count;		/* since start, as of the last tick */
+	uint64_t sum_ns;	/* time since start on this CPU, as of the last tick */
 };
 
 /* One series of one kind: a hard-IRQ handler (irqaction) for KIND_HARDIRQ. */
@@ -66,8 +67,9 @@ struct collector {
 	uint64_t drops[DROP_KINDS];
 	/* scratch of a tick */
 	uint64_t delta[HIST_BUCKETS];
-	uint64_t *cpu_delta;
+	uint64_t *cpu_delta, *cpu_sum_delta;
 	unsigned cpu_delta_cap;
+	unsigned ncpus;		/* possible CPUs (loader), for the per-CPU load */
 	/* beside the cells: storms, fed every tick (storm.c); where CPUs and IRQs may run and
 	 * the other BPF programs on the IRQ tracepoints, read when a client asks (report.c) */
 	struct storm storms;
@@ -101,6 +103,9 @@ struct window_iter {
 };
 void collector_window_begin(const struct collector *c, enum window w, struct window_iter *it);
 void collector_window_next(struct window_iter *it, unsigned s, struct hist *out, uint64_t *cpu_count);
+/* The same, with the time on each CPU in the window in cpu_sum_ns[i] too (NULL: not wanted). */
+void collector_window_next_cpus(struct window_iter *it, unsigned s, struct hist *out, uint64_t *cpu_count,
+				uint64_t *cpu_sum_ns);
 /* The window's length in seconds (section 3 of docs/architecture.md). */
 double collector_window_seconds(const struct collector *c, enum window w);
 /* One series' window, for callers that want only one (it walks the window's ticks). */

@@ -53,6 +53,9 @@ void daemon_config_defaults(struct daemon_config *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->threshold_ns = 100000;
+	c->softirq_threshold_ns = 500000;
+	c->softirq_raise_threshold_ns = 2000000;
+	c->vector_threshold_ns = 100000;
 	c->interval_ms = 1000;
 	snprintf(c->socket_path, sizeof(c->socket_path), "%s", DEFAULT_SOCKET);
 	c->attach = ATTACH_AUTO;
@@ -77,10 +80,19 @@ void daemon_config_defaults(struct daemon_config *c)
 	c->event_history = EVENT_HISTORY_DEFAULT;
 }
 
+void config_thresholds(const struct daemon_config *c, uint64_t out[KINDS])
+{
+	out[KIND_HARDIRQ] = c->threshold_ns;
+	out[KIND_SOFTIRQ] = c->softirq_threshold_ns;
+	out[KIND_SOFTIRQ_RAISE] = c->softirq_raise_threshold_ns;
+	out[KIND_VECTOR] = c->vector_threshold_ns;
+}
+
 uint32_t default_max_cells(unsigned ncpus)
 {
-	/* most handlers fire on one CPU; 32 per CPU covers a busy server, 1024 a small one */
-	return ncpus * 32 > 1024 ? ncpus * 32 : 1024;
+	/* most handlers fire on one CPU: 32 per CPU covers a busy server, 1024 a small one; and
+	 * room for every softirq vector (run time and raise latency) and vector label on every CPU */
+	return (ncpus * 32 > 1024 ? ncpus * 32 : 1024) + ncpus * (2 * SOFTIRQ_VECTORS + VECTOR_LABELS);
 }
 
 int parse_duration_ns(const char *s, uint64_t *ns)
@@ -342,6 +354,15 @@ static int tp_setting(struct daemon_config *c, const char *key, const char *valu
 int config_set(struct daemon_config *c, const char *key, const char *value, const struct config_origin *at,
 	       struct config_error *e)
 {
+	static const struct {
+		const char *key;
+		size_t off;
+	} thresholds[] = {
+		{ "threshold-us", offsetof(struct daemon_config, threshold_ns) },
+		{ "softirq-threshold-us", offsetof(struct daemon_config, softirq_threshold_ns) },
+		{ "softirq-raise-threshold-us", offsetof(struct daemon_config, softirq_raise_threshold_ns) },
+		{ "vector-threshold-us", offsetof(struct daemon_config, vector_threshold_ns) },
+	};
 	uint64_t v;
 
 	for (size_t i = 0; i < ELEMENTSOF(limit_keys); i++) {
@@ -354,10 +375,16 @@ int config_set(struct daemon_config *c, const char *key, const char *value, cons
 		*(uint32_t *)((char *)c + l->offset) = (uint32_t)v;
 		return 0;
 	}
-	if (!strcmp(key, "threshold-us")) {
-		if (parse_u64(value, 0, 60000000, &v) < 0)
-			return key_fail(e, -EINVAL, at, key, "takes a whole number of microseconds from 0 to 60000000, not '%s'", value);
-		c->threshold_ns = v * 1000;
+	for (size_t i = 0; i < ELEMENTSOF(thresholds); i++)
+		if (!strcmp(key, thresholds[i].key)) {
+			if (parse_u64(value, 0, 60000000, &v) < 0)
+				return key_fail(e, -EINVAL, at, key, "takes a whole number of microseconds from 0 to 60000000, not '%s'", value);
+			*(uint64_t *)((char *)c + thresholds[i].off) = v * 1000;
+			return 0;
+		}
+	if (!strcmp(key, "no-softirqs") || !strcmp(key, "no-vectors")) {
+		if (parse_bool(value, !strcmp(key, "no-softirqs") ? &c->no_softirqs : &c->no_vectors) < 0)
+			return key_fail(e, -EINVAL, at, key, "takes yes or no, not '%s'", value);
 	} else if (!strcmp(key, "interval-ms")) {
 		if (parse_u64(value, 10, 60000, &v) < 0)
 			return key_fail(e, -EINVAL, at, key, "takes a whole number from 10 to 60000, not '%s'", value);

@@ -40,7 +40,11 @@ struct tp_config {
 #define TRACEPOINT_RATE_DEFAULT 20	/* journal entries per tracepoint per second */
 
 struct daemon_config {
-	uint64_t threshold_ns;
+	uint64_t threshold_ns;		/* hard-IRQ handler runs (threshold-us) */
+	uint64_t softirq_threshold_ns;	/* softirq runs (softirq-threshold-us) */
+	uint64_t softirq_raise_threshold_ns;	/* softirq raise-to-run latency */
+	uint64_t vector_threshold_ns;	/* vector interrupt runs */
+	int no_softirqs, no_vectors;	/* kinds switched off (docs/irqlatd.8) */
 	uint32_t interval_ms;
 	char socket_path[108];
 	enum attach_mode attach;
@@ -99,7 +103,9 @@ int config_fail(struct config_error *e, int r, enum config_source source, const 
 	__attribute__((format(printf, 4, 5)));
 
 void daemon_config_defaults(struct daemon_config *c);
-/* max(1024, 32 x CPUs): the cell pool when max-cells is not set */
+/* Each kind's outlier threshold (0: off), by enum lat_kind */
+void config_thresholds(const struct daemon_config *c, uint64_t out[KINDS]);
+/* max(1024, 32 x CPUs) + 30 x CPUs (softirqs, vectors): the cell pool when max-cells is not set */
 uint32_t default_max_cells(unsigned ncpus);
 
 /* Sets one key (a long option without its dashes) from its text value; no_argument options

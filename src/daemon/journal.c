@@ -44,15 +44,12 @@ void journal_detached(const char *tracepoint, const char *style, const char *pro
 	journal_link(MID_DETACHED, "detached", tracepoint, style, program);
 }
 
-void journal_hardirq_links(const char *style, bool attached)
+void journal_links(const struct loader *l, bool attached)
 {
-	bool btf = !strcmp(style, "tp_btf");
-
-	/* in the order loader_open attaches them: exit first */
-	(attached ? journal_attached : journal_detached)("irq:irq_handler_exit", style,
-							 btf ? "irq_exit_btf" : "irq_exit_raw");
-	(attached ? journal_attached : journal_detached)("irq:irq_handler_entry", style,
-							 btf ? "irq_entry_btf" : "irq_entry_raw");
+	/* in the order loader_open attaches them: exits first */
+	for (unsigned i = 0; i < l->nattached; i++)
+		(attached ? journal_attached : journal_detached)(l->attached[i].tracepoint, l->attach_style,
+								 l->attached[i].program);
 }
 
 void journal_started(const struct daemon_config *c, const char *style, uint32_t max_cells)

@@ -27,8 +27,8 @@ void journal_stopped(int signo, uint64_t uptime_ns, unsigned handlers, uint64_t 
 		     uint64_t outliers_suppressed, uint64_t drops);
 void journal_reloaded(const struct daemon_config *c);
 void journal_reload_failed(const char *config_path, const char *why);
-/* the attach/detach entries of the two hard-IRQ programs (bpf/hardirq.bpf.c) */
-void journal_hardirq_links(const char *attach_style, bool attached);
+/* the attach/detach entries of every latency program the loader attached */
+void journal_links(const struct loader *l, bool attached);
 
 /* One entry per program attached to (or detached from) a tracepoint, e.g.
  * ("irq:irq_handler_entry", "tp_btf", "irq_entry_btf"). */

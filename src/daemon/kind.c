@@ -1,28 +1,143 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
 #include "kind.h"
+#include "log.h"
 #include "outlier.h"
+#include "common/macro.h"
+
+/* The rows of /proc/softirqs, in vector order (enum in include/linux/interrupt.h) */
+static const char *const softirq_names[SOFTIRQ_VECTORS] = {
+	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU",
+};
+
+/* The /proc/interrupts labels, by enum vector_label (arch/x86/kernel/irq.c) */
+static const char *const vector_names[VECTOR_LABELS] = {
+	[VEC_LOC] = "LOC", [VEC_SPU] = "SPU", [VEC_ERR] = "ERR", [VEC_PLT] = "PLT", [VEC_IWI] = "IWI",
+	[VEC_RES] = "RES", [VEC_CAL] = "CAL", [VEC_THR] = "THR", [VEC_DFR] = "DFR", [VEC_TRM] = "TRM",
+};
 
 static const struct kind_desc kinds[KINDS] = {
 	[KIND_HARDIRQ] = {
 		.name = "hardirq",
 		.noun = "hard-IRQ handler",
 		.series_key = "irqs",
+		.join = KIND_HARDIRQ,
+		.prefix = "",
 		.sub_key = "irq",
+		.name_key = "name",
 		.aux_key = "spurious",
 		.value_key = "duration_ns",
 		.metric = "irqlat_handler",
+		.hist_suffix = "_duration_seconds",
+		.counters = true,
 		.name_label = "handler",
 		.value_help = "Run time of a hard-IRQ handler",
 		.aux_help = "Runs of a hard-IRQ handler that returned IRQ_NONE (not its device's interrupt).",
+		.what = "IRQ",
 		.journal_sub = "IRQ",
+		.journal_value = "DURATION_NS",
 		.outlier_what = "handler ran",
 		.outlier_task = "interrupting",
 		.outlier_mid = MID_OUTLIER,
-		.tracepoints = { "irq:irq_handler_entry", "irq:irq_handler_exit" },
+	},
+	[KIND_SOFTIRQ] = {
+		.name = "softirq",
+		.noun = "softirq vector",
+		.series_key = "softirqs",
+		.join = KIND_SOFTIRQ,
+		.prefix = "run_",
+		.name_key = "vector",
+		.sub_names = softirq_names,
+		.nsub_names = ELEMENTSOF(softirq_names),
+		.value_key = "duration_ns",
+		.metric = "irqlat_softirq",
+		.hist_suffix = "_duration_seconds",
+		.counters = true,
+		.name_label = "vector",
+		.value_help = "Run time of a softirq vector (softirq_entry to softirq_exit; hard IRQs that interrupt it included)",
+		.what = "softirq",
+		.journal_sub = "SOFTIRQ",
+		.journal_value = "DURATION_NS",
+		.outlier_what = "ran",
+		.outlier_task = "in",
+		.outlier_mid = MID_OUTLIER_SOFTIRQ,
+	},
+	[KIND_SOFTIRQ_RAISE] = {
+		.name = "softirq_raise",
+		.noun = "softirq raise",
+		.series_key = "softirqs",
+		.join = KIND_SOFTIRQ,
+		.prefix = "raise_",
+		.name_key = "vector",
+		.sub_names = softirq_names,
+		.nsub_names = ELEMENTSOF(softirq_names),
+		.value_key = "latency_ns",
+		.metric = "irqlat_softirq_raise",
+		.hist_suffix = "_latency_seconds",
+		.counters = false,
+		.name_label = "vector",
+		.value_help = "Raise-to-run latency of a softirq vector (its first raise while not pending to its softirq_entry, same CPU)",
+		.what = "softirq",
+		.journal_sub = "SOFTIRQ",
+		.journal_value = "LATENCY_NS",
+		.outlier_what = "waited to run for",
+		.outlier_task = "then ran in",
+		.outlier_mid = MID_OUTLIER_SOFTIRQ_RAISE,
+	},
+	[KIND_VECTOR] = {
+		.name = "vector",
+		.noun = "vector interrupt",
+		.series_key = "vectors",
+		.join = KIND_VECTOR,
+		.prefix = "",
+		.name_key = "name",
+		.sub_names = vector_names,
+		.nsub_names = ELEMENTSOF(vector_names),
+		.value_key = "duration_ns",
+		.metric = "irqlat_vector",
+		.hist_suffix = "_duration_seconds",
+		.counters = true,
+		.name_label = "vector",
+		.value_help = "Run time of one of the CPU's own interrupts (x86 irq_vectors entry to exit), by /proc/interrupts label",
+		.what = "vector",
+		.journal_sub = "VECTOR",
+		.journal_value = "DURATION_NS",
+		.outlier_what = "ran",
+		.outlier_task = "interrupting",
+		.outlier_mid = MID_OUTLIER_VECTOR,
 	},
 };
 
 const struct kind_desc *kind_get(enum lat_kind k)
 {
 	return k < KINDS ? &kinds[k] : &kinds[0];
+}
+
+const char *kind_sub_name(enum lat_kind k, uint32_t sub)
+{
+	const struct kind_desc *d = kind_get(k);
+
+	return d->sub_names && sub < d->nsub_names ? d->sub_names[sub] : NULL;
+}
+
+void kind_describe(char *buf, size_t len, enum lat_kind k, uint32_t sub, const char *name)
+{
+	const struct kind_desc *d = kind_get(k);
+
+	if (d->sub_key)
+		snprintf(buf, len, "%s %u (%s)", d->what, sub, name);
+	else
+		snprintf(buf, len, "%s %s", d->what, name);
+}
+
+void kind_journal_fields(struct jfields *f, enum lat_kind k, uint32_t sub, const char *name)
+{
+	const struct kind_desc *d = kind_get(k);
+
+	if (d->sub_key) {
+		jf_add(f, "%s=%u", d->journal_sub, sub);
+		jf_add(f, "%s_NAME=%s", d->journal_sub, name);
+	} else {
+		jf_add(f, "%s=%s", d->journal_sub, name);
+	}
 }

@@ -9,6 +9,8 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include "hardirq.skel.h"
+#include "softirq.skel.h"
+#include "vector.skel.h"
 #include "loader.h"
 #include "log.h"
 #include "common/macro.h"
@@ -75,21 +77,31 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
-static int choose_attach_style(enum attach_mode mode, const char **style)
+/* Whether the kernel has tracepoint event: every tracepoint of a kernel with BTF has its
+ * btf_trace_<event> type (both attach styles need the tracepoint; tp_btf needs the type). */
+static bool kernel_has_event(const struct btf *vmlinux, const char *event)
 {
-	struct btf *btf;
-	int has_btf_tp;
+	char name[96];
 
+	snprintf(name, sizeof(name), "btf_trace_%s", event);
+	return btf__find_by_name_kind(vmlinux, name, BTF_KIND_TYPEDEF) > 0;
+}
+
+static int load_vmlinux_btf(struct btf **btf)
+{
 	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
 		log_error("kernel BTF is missing (/sys/kernel/btf/vmlinux): irqlatd needs a kernel built with CONFIG_DEBUG_INFO_BTF=y");
 		return -ENOTSUP;
 	}
-	btf = btf__load_vmlinux_btf();
-	if (!btf)
+	*btf = btf__load_vmlinux_btf();
+	if (!*btf)
 		return log_error_errno(-errno, "cannot read kernel BTF from /sys/kernel/btf/vmlinux: %m");
-	has_btf_tp = btf__find_by_name_kind(btf, "btf_trace_irq_handler_entry", BTF_KIND_TYPEDEF) > 0 &&
-		     btf__find_by_name_kind(btf, "btf_trace_irq_handler_exit", BTF_KIND_TYPEDEF) > 0;
-	btf__free(btf);
+	return 0;
+}
+
+static int choose_attach_style(const struct btf *btf, enum attach_mode mode, const char **style)
+{
+	bool has_btf_tp = kernel_has_event(btf, "irq_handler_entry") && kernel_has_event(btf, "irq_handler_exit");
 
 	switch (mode) {
 	case ATTACH_TP_BTF:
@@ -145,14 +157,202 @@ uint64_t loader_map_bytes(uint32_t ncpus, uint32_t max_cells, uint32_t ringbuf_b
 {
 	uint64_t hash_entry = sizeof(struct cell_key) + 8 /* value, rounded */ + 48 /* htab_elem */;
 
-	return (uint64_t)ncpus * sizeof(struct hardirq_cpu) +
+	return (uint64_t)ncpus * (sizeof(struct hardirq_cpu) + sizeof(struct softirq_cpu) + sizeof(struct vector_cpu)) +
 	       (uint64_t)max_cells * (sizeof(struct lat_cell) + sizeof(struct lat_cell_meta) + hash_entry) +
 	       ringbuf_bytes + (uint64_t)ncpus * DROP_KINDS * 8;
+}
+
+/* Every kind's object shares these with the hardirq object's (bpf/cell.bpf.h, ringbuf.bpf.h):
+ * one pool of cells, one mmap, one ring buffer. */
+static const char *const shared_maps[] = { "cells", "cell_meta", "cell_index", "cell_next", "events", "drops" };
+
+static int share_maps(struct bpf_object *obj, struct bpf_object *owner)
+{
+	for (size_t i = 0; i < ELEMENTSOF(shared_maps); i++) {
+		struct bpf_map *m = bpf_object__find_map_by_name(obj, shared_maps[i]);
+		struct bpf_map *o = bpf_object__find_map_by_name(owner, shared_maps[i]);
+		int r;
+
+		if (!m || !o)
+			return -ENOENT;
+		r = bpf_map__reuse_fd(m, bpf_map__fd(o));
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* "softirq_entry" of SEC("tp_btf/softirq_entry"); *btf: which twin it is */
+static const char *prog_event(const struct bpf_program *p, bool *btf)
+{
+	const char *sec = bpf_program__section_name(p);
+
+	*btf = !strncmp(sec, "tp_btf/", 7);
+	return *btf || !strncmp(sec, "raw_tp/", 7) ? sec + 7 : NULL;
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	return n >= t && !strcmp(s + n - t, tail);
+}
+
+/* Loads, of a kind's object, the attach style's twin of each program whose tracepoint the
+ * kernel has; the others' events go to missing ("threshold_apic, deferred_error_apic", each
+ * pair once). Returns the programs chosen. */
+static unsigned choose_programs(struct bpf_object *obj, const struct btf *vmlinux, bool btf_style,
+				char *missing, size_t len)
+{
+	struct bpf_program *p;
+	unsigned n = 0;
+
+	missing[0] = 0;
+	bpf_object__for_each_program(p, obj) {
+		bool btf, has;
+		const char *ev = prog_event(p, &btf);
+
+		if (!ev) {
+			bpf_program__set_autoload(p, false);
+			continue;
+		}
+		has = kernel_has_event(vmlinux, ev);
+		bpf_program__set_autoload(p, has && btf == btf_style);
+		n += has && btf == btf_style;
+		if (!has && btf && !ends_with(ev, "_entry")) {	/* a pair (or a lone event) once */
+			size_t k = strlen(missing), ln = ends_with(ev, "_exit") ? strlen(ev) - 5 : strlen(ev);
+
+			snprintf(missing + k, len - k, "%s%.*s", k ? ", " : "", (int)ln, ev);
+		}
+	}
+	return n;
+}
+
+static void note_attached(struct loader *l, const char *system, const char *event, const struct bpf_program *p)
+{
+	struct loader_tp *t;
+
+	if (l->nattached == ELEMENTSOF(l->attached))
+		return;
+	t = &l->attached[l->nattached++];
+	snprintf(t->tracepoint, sizeof(t->tracepoint), "%s:%s", system, event);
+	snprintf(t->program, sizeof(t->program), "%s", bpf_program__name(p));
+}
+
+/* Attaches the loaded programs of a kind's object: exits first, then entries, then the rest
+ * (softirq_raise): an entry without its exit is harmless, an exit paired with a stale entry
+ * is not, and a raise is only measured once its entry is seen. */
+static int attach_kind(struct loader *l, struct bpf_object *obj, const char *system)
+{
+	struct bpf_program *p;
+
+	for (int pass = 0; pass < 3; pass++)
+		bpf_object__for_each_program(p, obj) {
+			bool btf;
+			const char *ev = prog_event(p, &btf);
+			struct bpf_link *k;
+
+			if (!ev || !bpf_program__autoload(p) ||
+			    (ends_with(ev, "_exit") ? 0 : ends_with(ev, "_entry") ? 1 : 2) != pass)
+				continue;
+			if (l->nlinks == LOADER_LINKS_MAX)
+				return log_error_errno(-E2BIG, "more than %d programs to attach: raise LOADER_LINKS_MAX", LOADER_LINKS_MAX);
+			k = bpf_program__attach(p);
+			if (!k)
+				return log_error_errno(-errno, "cannot attach to tracepoint %s:%s (%s): %m", system, ev, l->attach_style);
+			l->links[l->nlinks++] = k;
+			note_attached(l, system, ev, p);
+		}
+	return 0;
+}
+
+static int load_error(int r, const char *what)
+{
+	if (r == -EPERM)
+		return log_error_errno(r, "the kernel refused to load BPF programs (%m): run as root with CAP_BPF and CAP_PERFMON, and check kernel.unprivileged_bpf_disabled and lockdown");
+	return log_error_errno(r, "cannot load the %s BPF programs into the kernel: %m (libbpf's warnings above include the verifier's log; IRQLATD_LIBBPF_DEBUG=1 with --verbose shows every step)", what);
+}
+
+/* Softirqs (bpf/softirq.bpf.c): every architecture has irq:softirq_*. */
+static int open_softirq(struct loader *l, const struct btf *vmlinux, bool btf_style, int ncpus)
+{
+	struct softirq_bpf *s = softirq_bpf__open();
+	char missing[128];
+	int r;
+
+	if (!s)
+		return log_error_errno(-errno, "cannot open the softirq BPF object: %m");
+	l->softirq = s;
+	s->data->run_threshold_ns = l->cell_threshold_ns[KIND_SOFTIRQ];
+	s->data->raise_threshold_ns = l->cell_threshold_ns[KIND_SOFTIRQ_RAISE];
+	bpf_map__set_max_entries(s->maps.softirq_cpu, (uint32_t)ncpus);
+	r = share_maps(s->obj, l->skel->obj);
+	if (r < 0)
+		return log_error_errno(r, "cannot share the cell pool with the softirq programs: %m");
+	if (choose_programs(s->obj, vmlinux, btf_style, missing, sizeof(missing)) == 0 || missing[0]) {
+		log_warning("softirqs: the kernel has no tracepoint irq:%s: softirqs are not measured", missing);
+		softirq_bpf__destroy(TAKE_PTR(l->softirq));
+		return 0;
+	}
+	if (softirq_bpf__load(s))
+		return load_error(-errno, "softirq");
+	return attach_kind(l, s->obj, "irq");
+}
+
+/* The CPU's own interrupts (bpf/vector.bpf.c): the pairs of irq_vectors:* this kernel has,
+ * said in one line when some or all are missing (they are x86's). */
+static int open_vector(struct loader *l, const struct btf *vmlinux, bool btf_style, int ncpus)
+{
+	struct vector_bpf *v = vector_bpf__open();
+	char missing[256];
+	unsigned n;
+	int r;
+
+	if (!v)
+		return log_error_errno(-errno, "cannot open the vector interrupt BPF object: %m");
+	l->vector = v;
+	v->data->threshold_ns = l->cell_threshold_ns[KIND_VECTOR];
+	bpf_map__set_max_entries(v->maps.vector_cpu, (uint32_t)ncpus);
+	r = share_maps(v->obj, l->skel->obj);
+	if (r < 0)
+		return log_error_errno(r, "cannot share the cell pool with the vector interrupt programs: %m");
+	n = choose_programs(v->obj, vmlinux, btf_style, missing, sizeof(missing));
+	if (!n) {
+		log_info("vector interrupts: this kernel has no irq_vectors tracepoints (they are x86's): the CPU's own interrupts (local timer, IPIs) are not measured");
+		vector_bpf__destroy(TAKE_PTR(l->vector));
+		return 0;
+	}
+	if (missing[0])
+		log_info("vector interrupts: this kernel has no irq_vectors tracepoint for %s: those are not measured, the others are", missing);
+	if (vector_bpf__load(v))
+		return load_error(-errno, "vector interrupt");
+	return attach_kind(l, v->obj, "irq_vectors");
+}
+
+bool loader_kind_on(const struct loader *l, enum lat_kind kind)
+{
+	switch (kind) {
+	case KIND_HARDIRQ:
+		return l->skel != NULL;
+	case KIND_SOFTIRQ:
+	case KIND_SOFTIRQ_RAISE:
+		return l->softirq != NULL;
+	case KIND_VECTOR:
+		return l->vector != NULL;
+	default:
+		return false;
+	}
+}
+
+static void btf_freep(struct btf **b)
+{
+	btf__free(*b);
 }
 
 int loader_open(struct loader *l, const struct loader_opts *o)
 {
 	_cleanup_(loader_closep) struct loader *opened = l;	/* undone on every failure below */
+	_cleanup_(btf_freep) struct btf *vmlinux = NULL;
 	struct hardirq_bpf *skel;
 	void *cells, *meta, *pool;
 	bool btf_style;
@@ -162,7 +362,10 @@ int loader_open(struct loader *l, const struct loader_opts *o)
 	l->ringbuf_fd = l->drops_fd = -1;
 	libbpf_set_print(libbpf_print);
 
-	r = choose_attach_style(o->mode, &l->attach_style);
+	r = load_vmlinux_btf(&vmlinux);
+	if (r < 0)
+		return r;
+	r = choose_attach_style(vmlinux, o->mode, &l->attach_style);
 	if (r < 0)
 		return r;
 	btf_style = !strcmp(l->attach_style, "tp_btf");
@@ -172,12 +375,14 @@ int loader_open(struct loader *l, const struct loader_opts *o)
 		return log_error_errno(-errno, "cannot open the BPF object: %m");
 	l->skel = skel;
 	l->max_cells = o->max_cells;
-	l->cell_threshold_ns = o->threshold_ns ? o->threshold_ns : UINT64_MAX;
-	skel->data->threshold_ns = l->cell_threshold_ns;
+	for (unsigned k = 0; k < KINDS; k++)
+		l->cell_threshold_ns[k] = o->threshold_ns[k] ? o->threshold_ns[k] : UINT64_MAX;
+	skel->data->threshold_ns = l->cell_threshold_ns[KIND_HARDIRQ];
 	int ncpus = libbpf_num_possible_cpus();
 
 	if (ncpus < 0)
 		return log_error_errno(ncpus, "cannot count the possible CPUs (/sys/devices/system/cpu/possible): %m");
+	l->ncpus = (unsigned)ncpus;
 	bpf_map__set_max_entries(skel->maps.hardirq_cpu, (uint32_t)ncpus);
 	bpf_map__set_max_entries(skel->maps.cell_index, o->max_cells);
 	bpf_map__set_max_entries(skel->maps.cells, o->max_cells);
@@ -189,13 +394,8 @@ int loader_open(struct loader *l, const struct loader_opts *o)
 	bpf_program__set_autoload(skel->progs.irq_entry_raw, !btf_style);
 	bpf_program__set_autoload(skel->progs.irq_exit_raw, !btf_style);
 
-	r = hardirq_bpf__load(skel);
-	if (r) {
-		r = -errno;
-		if (r == -EPERM)
-			return log_error_errno(r, "the kernel refused to load BPF programs (%m): run as root with CAP_BPF and CAP_PERFMON, and check kernel.unprivileged_bpf_disabled and lockdown");
-		return log_error_errno(r, "cannot load the BPF programs into the kernel: %m (libbpf's warnings above include the verifier's log; IRQLATD_LIBBPF_DEBUG=1 with --verbose shows every step)");
-	}
+	if (hardirq_bpf__load(skel))
+		return load_error(-errno, "hard-IRQ");
 
 	/* the pool's size goes in before the programs run: until then every cold path finds it full */
 	r = map_mmap(skel->maps.cells, &cells, &l->cells_len);
@@ -223,6 +423,12 @@ int loader_open(struct loader *l, const struct loader_opts *o)
 		   "irq:irq_handler_entry", l->attach_style);
 	if (r < 0)
 		return r;
+	note_attached(l, "irq", "irq_handler_exit", exit_);
+	note_attached(l, "irq", "irq_handler_entry", entry);
+	if (o->softirqs && (r = open_softirq(l, vmlinux, btf_style, ncpus)) < 0)
+		return r;
+	if (o->vectors && (r = open_vector(l, vmlinux, btf_style, ncpus)) < 0)
+		return r;
 	l->entry_prog_fd = bpf_program__fd(entry);
 	l->exit_prog_fd = bpf_program__fd(exit_);
 	l->ringbuf_fd = bpf_map__fd(skel->maps.events);
@@ -239,6 +445,12 @@ void loader_close(struct loader *l)
 		munmap((void *)l->meta, l->meta_len);
 	if (l->pool)
 		munmap((void *)l->pool, l->pool_len);
+	for (unsigned i = 0; i < l->nlinks; i++)
+		bpf_link__destroy(l->links[i]);
+	if (l->vector)
+		vector_bpf__destroy(l->vector);
+	if (l->softirq)
+		softirq_bpf__destroy(l->softirq);
 	if (l->skel)
 		hardirq_bpf__destroy(l->skel);	/* detaches the links */
 	if (l->stats_fd > 0)
@@ -302,15 +514,27 @@ uint32_t loader_cells_used(const struct loader *l)
 }
 
 /* Each cell carries its threshold beside its sums, so the exit program reads no other line
- * for it; new cells start from the program's threshold_ns. 8-byte aligned stores: a running
+ * for it; new cells start from their program's global. 8-byte aligned stores: a running
  * program sees the old value or the new one. */
-void loader_set_threshold(struct loader *l, uint64_t threshold_ns)
+void loader_set_threshold(struct loader *l, enum lat_kind kind, uint64_t threshold_ns)
 {
+	volatile __u64 *global = NULL;
+	uint64_t t = threshold_ns ? threshold_ns : UINT64_MAX;
 	uint32_t used;
 
-	l->cell_threshold_ns = threshold_ns ? threshold_ns : UINT64_MAX;
-	if (l->skel && l->skel->data)
-		__atomic_store_n(&l->skel->data->threshold_ns, l->cell_threshold_ns, __ATOMIC_RELAXED);
+	if (kind >= KINDS)
+		return;
+	l->cell_threshold_ns[kind] = t;
+	if (kind == KIND_HARDIRQ && l->skel && l->skel->data)
+		global = &l->skel->data->threshold_ns;
+	else if (kind == KIND_SOFTIRQ && l->softirq)
+		global = &l->softirq->data->run_threshold_ns;
+	else if (kind == KIND_SOFTIRQ_RAISE && l->softirq)
+		global = &l->softirq->data->raise_threshold_ns;
+	else if (kind == KIND_VECTOR && l->vector)
+		global = &l->vector->data->threshold_ns;
+	if (global)
+		__atomic_store_n(global, t, __ATOMIC_RELAXED);
 	used = loader_cells_used(l);
 	for (uint32_t id = 0; id < used; id++)
 		loader_apply_threshold(l, id);
@@ -318,8 +542,13 @@ void loader_set_threshold(struct loader *l, uint64_t threshold_ns)
 
 void loader_apply_threshold(struct loader *l, uint32_t id)
 {
-	if (id < l->max_cells && l->cells[id].threshold_ns != l->cell_threshold_ns)
-		__atomic_store_n(&l->cells[id].threshold_ns, l->cell_threshold_ns, __ATOMIC_RELAXED);
+	uint32_t kind;
+
+	if (id >= l->max_cells || !__atomic_load_n(&l->meta[id].ready, __ATOMIC_ACQUIRE))
+		return;	/* the collector applies it when it takes the cell */
+	kind = l->meta[id].kind;
+	if (kind < KINDS && l->cells[id].threshold_ns != l->cell_threshold_ns[kind])
+		__atomic_store_n(&l->cells[id].threshold_ns, l->cell_threshold_ns[kind], __ATOMIC_RELAXED);
 }
 
 int loader_read_drop(int drops_fd, uint32_t kind, uint64_t *sum)

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Loads and attaches the latency programs (today: hard IRQs, bpf/hardirq.bpf.c), and hands
- * user space the maps it reads: the cell pool (mmap'ed), the ring buffer, the drop counters. */
+/* Loads and attaches the latency programs (hard IRQs, bpf/hardirq.bpf.c, whose object owns
+ * the shared maps; softirqs, bpf/softirq.bpf.c; the CPU's own interrupts, bpf/vector.bpf.c),
+ * and hands user space the maps it reads: the cell pool (mmap'ed), the ring buffer, the drop
+ * counters. */
 #ifndef IRQLAT_LOADER_H
 #define IRQLAT_LOADER_H
 
@@ -15,17 +17,33 @@ struct loader_opts {
 	enum attach_mode mode;
 	uint32_t max_cells;
 	uint32_t ringbuf_bytes;
-	uint64_t threshold_ns;
+	uint64_t threshold_ns[KINDS];	/* per kind; 0: no outliers */
+	bool softirqs, vectors;		/* load those kinds (hard IRQs always) */
 	int verbose;
 };
 
 struct hardirq_bpf;
+struct softirq_bpf;
+struct vector_bpf;
+
+#define LOADER_LINKS_MAX 32	/* the extra kinds' links: softirq 3, vectors 22 */
 
 struct loader {
-	struct hardirq_bpf *skel;
+	struct hardirq_bpf *skel;	/* owns the shared maps */
+	struct softirq_bpf *softirq;	/* NULL: --no-softirqs */
+	struct vector_bpf *vector;	/* NULL: --no-vectors, or the kernel has no irq_vectors */
+	struct bpf_link *links[LOADER_LINKS_MAX];	/* of softirq and vector, in attach order */
+	unsigned nlinks;
+	/* every program attached, in attach order: status and the journal name them */
+	struct loader_tp {
+		char tracepoint[48];	/* "irq:softirq_entry" */
+		char program[48];	/* "softirq_entry_btf" */
+	} attached[LOADER_LINKS_MAX + 2];
+	unsigned nattached;
 	const char *attach_style;	/* "tp_btf" or "raw_tp" */
 	uint32_t max_cells;
-	uint64_t cell_threshold_ns;	/* what each cell's threshold_ns is set to (~0: outliers off) */
+	unsigned ncpus;			/* possible CPUs */
+	uint64_t cell_threshold_ns[KINDS];	/* what each kind's cells' threshold_ns is set to (~0: off) */
 	volatile struct lat_cell *cells;	/* mmap of the cells map */
 	volatile struct lat_cell_meta *meta;
 	volatile struct cell_pool *pool;	/* mmap of cell_next */
@@ -57,8 +75,8 @@ int loader_enable_stats(struct loader *l);
  * the kernel's negative errno), the rest only on 0. */
 int loader_read_cost(const struct loader *l, struct loader_cost *cost);
 uint32_t loader_cells_used(const struct loader *l);
-/* The outlier threshold (0: off), for the cells there are and those to come. */
-void loader_set_threshold(struct loader *l, uint64_t threshold_ns);
+/* A kind's outlier threshold (0: off), for its cells there are and those to come. */
+void loader_set_threshold(struct loader *l, enum lat_kind kind, uint64_t threshold_ns);
 /* Gives cell id the threshold in effect: the collector calls it when it first sees a cell, so
  * one allocated while the threshold changed cannot keep the old one. */
 void loader_apply_threshold(struct loader *l, uint32_t id);
@@ -68,5 +86,7 @@ int loader_read_drops(const struct loader *l, uint64_t out[DROP_KINDS]);
 int loader_read_drop(int drops_fd, uint32_t kind, uint64_t *sum);
 /* Bytes of map memory for this configuration (docs/architecture.md section 6 has the formula). */
 uint64_t loader_map_bytes(uint32_t ncpus, uint32_t max_cells, uint32_t ringbuf_bytes);
+/* Whether a kind's programs are attached (hard IRQs: always, once open). */
+bool loader_kind_on(const struct loader *l, enum lat_kind kind);
 
 #endif

@@ -64,10 +64,12 @@ static json_object *outlier_json(const struct outlier *e)
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "type", json_object_new_string("outlier"));
+	json_object_object_add(o, "kind", json_object_new_string(k->name));
 	json_object_object_add(o, "ts_ns", json_object_new_uint64(e->ts_ns));
 	json_object_object_add(o, "cpu", json_object_new_int((int)e->cpu));
-	json_object_object_add(o, k->sub_key, json_object_new_int((int)e->sub));
-	json_object_object_add(o, "name", json_object_new_string(e->name));
+	if (k->sub_key)
+		json_object_object_add(o, k->sub_key, json_object_new_int((int)e->sub));
+	json_object_object_add(o, k->name_key, json_object_new_string(e->name));
 	json_object_object_add(o, k->value_key, json_object_new_uint64(e->value_ns));
 	json_object_object_add(o, "pid", json_object_new_int((int)e->pid));
 	json_object_object_add(o, "comm", json_object_new_string(e->comm));
@@ -217,11 +219,12 @@ static json_object *on_request(void *userdata, struct client *cl, json_object *o
 	case REQ_STATUS: {
 		struct daemon_info info = {
 			.version = IRQLAT_VERSION, .attach_style = d->bpf.attach_style,
-			.threshold_ns = d->cfg.threshold_ns, .interval_ms = d->cfg.interval_ms,
+			.interval_ms = d->cfg.interval_ms,
 			.max_cells = d->bpf.max_cells, .ringbuf_bytes = d->cfg.ringbuf_kb * 1024,
 			.socket_path = d->cfg.socket_path, .pid = (int)getpid(),
 			.bpf_stats = d->bpf.stats_fd > 0,
 		};
+		config_thresholds(&d->cfg, info.threshold_ns);
 		json_object *s = report_status(&d->col, &info);
 
 		json_object_object_add(s, "tracepoints", tracepoints_json(&d->tps));
@@ -304,8 +307,12 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
 		journal_reload_failed(o->config_path, e.text);
 	} else {
 		log_setup(n.log_target, n.verbose ? LOG_DEBUG : LOG_INFO);	/* its socket was checked */
-		loader_set_threshold(&d->bpf, n.threshold_ns);
-		outlier_configure(&d->outliers, n.outlier_rate, n.threshold_ns);
+		uint64_t th[KINDS];
+
+		config_thresholds(&n, th);
+		for (unsigned k = 0; k < KINDS; k++)
+			loader_set_threshold(&d->bpf, k, th[k]);
+		outlier_configure(&d->outliers, n.outlier_rate, th);
 		struct server_limits limits;
 
 		server_limits_of(&n, &limits);
@@ -388,11 +395,13 @@ static int daemon_start(struct daemon *d)
 		.mode = d->cfg.attach,
 		.max_cells = d->cfg.max_cells ? d->cfg.max_cells : default_max_cells((unsigned)libbpf_num_possible_cpus()),
 		.ringbuf_bytes = d->cfg.ringbuf_kb * 1024,
-		.threshold_ns = d->cfg.threshold_ns,
+		.softirqs = !d->cfg.no_softirqs,
+		.vectors = !d->cfg.no_vectors,
 		.verbose = d->cfg.verbose,
 	};
 	int r;
 
+	config_thresholds(&d->cfg, lo.threshold_ns);
 	r = loader_check_privileges();
 	if (r < 0)
 		return r;
@@ -425,7 +434,7 @@ static int daemon_start(struct daemon *d)
 	r = loader_open(&d->bpf, &lo);
 	if (r < 0)
 		return r;
-	journal_hardirq_links(d->bpf.attach_style, true);
+	journal_links(&d->bpf, true);
 	r = collector_init(&d->col, &d->bpf);
 	if (r < 0)
 		return log_error_errno(r, "cannot allocate the collector: %m");
@@ -434,7 +443,7 @@ static int daemon_start(struct daemon *d)
 		if (r < 0)
 			return log_error_errno(r, "--bpf-stats: cannot turn on BPF run-time statistics: %m (kernel 5.8 or later needed; or drop the option and set sysctl kernel.bpf_stats_enabled=1)");
 	}
-	outlier_init(&d->outliers, d->cfg.outlier_rate, d->cfg.threshold_ns);
+	outlier_init(&d->outliers, d->cfg.outlier_rate, lo.threshold_ns);
 
 	d->rb = ring_buffer__new(d->bpf.ringbuf_fd, on_ringbuf_record, d, NULL);
 	if (!d->rb)
@@ -501,7 +510,7 @@ static void daemon_stop(struct daemon *d, bool started)
 	outlier_free(&d->outliers);
 	summary_free(&d->summary);
 	if (attached)
-		journal_hardirq_links(d->bpf.attach_style, false);
+		journal_links(&d->bpf, false);
 	collector_free(&d->col);
 	loader_close(&d->bpf);	/* detaches the programs, ends --bpf-stats */
 	sd_event_unref(d->ev);

@@ -125,7 +125,10 @@ static void series_labels(FILE *f, const char *prefix, const char *suffix, const
 {
 	const struct kind_desc *k = kind_get(s->kind);
 
-	fprintf(f, "%s%s{%s=\"%u\",%s=\"", prefix, suffix, k->sub_key, s->sub, k->name_label);
+	fprintf(f, "%s%s{", prefix, suffix);
+	if (k->sub_key)	/* the others' sub only indexes their names */
+		fprintf(f, "%s=\"%u\",", k->sub_key, s->sub);
+	fprintf(f, "%s=\"", k->name_label);
 	put_label(f, s->name, IRQ_NAME_LEN);
 	fputc('"', f);
 }
@@ -181,10 +184,14 @@ static void series_metrics(FILE *f, const struct collector *c, const struct grou
 {
 	const struct kind_desc *k = kind_get(kind);
 
+	if (!k->counters)
+		return;
 	for (unsigned j = 0; j < ELEMENTSOF(series_families); j++) {
 		const struct series_family *fam = &series_families[j];
 		char name[96], help[160];
 
+		if (!fam->suffix && !k->aux_key)
+			continue;
 		if (fam->hardirq_only && kind != KIND_HARDIRQ)
 			continue;
 
@@ -219,7 +226,7 @@ static void histogram_metrics(FILE *f, const struct collector *c, const struct g
 
 	if (!sum)
 		return;
-	snprintf(name, sizeof(name), "%s_duration_seconds", k->metric);
+	snprintf(name, sizeof(name), "%s%s", k->metric, k->hist_suffix);
 	snprintf(help, sizeof(help), "%s; le bounds are every 8th bound of irqlatd's histogram, Prometheus schema 3 (exact counts).",
 		 k->value_help);
 	family(f, name, "histogram", help);

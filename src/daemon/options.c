@@ -10,9 +10,16 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: irqlatd [OPTIONS]\n"
-		"Measures how long every hard-IRQ handler runs, with eBPF, and serves the summaries\n"
-		"to irqlat(1) on a Unix socket. Needs root (CAP_BPF and CAP_PERFMON).\n\n"
+		"Measures how long every hard-IRQ handler, softirq and vector interrupt (the CPU's own:\n"
+		"local timer, IPIs) runs, with eBPF, and serves the summaries to irqlat(1) on a Unix\n"
+		"socket. Needs root (CAP_BPF and CAP_PERFMON).\n\n"
 		"  -t, --threshold-us N    log handler runs of N us or more as outliers (default 100; 0: off)\n"
+		"      --softirq-threshold-us N  the same for softirq runs (default 500)\n"
+		"      --softirq-raise-threshold-us N  and for softirq raise-to-run latency\n"
+		"                          (default 2000)\n"
+		"      --vector-threshold-us N  and for vector interrupt runs (default 100)\n"
+		"      --no-softirqs       do not measure softirqs\n"
+		"      --no-vectors        do not measure vector interrupts (irq_vectors:*, x86)\n"
 		"  -i, --interval-ms N     read the kernel's histograms every N ms (default 1000)\n"
 		"  -s, --socket PATH       client socket (default " DEFAULT_SOCKET ")\n"
 		"      --attach MODE       auto, tp_btf or raw_tp (default auto: tp_btf when BTF has it)\n"
@@ -77,7 +84,8 @@ enum { OPT_ATTACH = 256, OPT_MAX_CELLS, OPT_RINGBUF_KB, OPT_OUTLIER_RATE, OPT_LO
        OPT_SUMMARY_INTERVAL, OPT_TRACEPOINT_PRIORITY, OPT_BPF_STATS, OPT_METRICS,
        OPT_SOCKET_MODE, OPT_SOCKET_USER, OPT_SOCKET_GROUP, OPT_MAX_CLIENTS, OPT_MAX_SUBSCRIBERS,
        OPT_CLIENT_QUEUE_KB, OPT_MAX_REQUEST_KB, OPT_MAX_HTTP_CONNECTIONS, OPT_HTTP_TIMEOUT,
-       OPT_TP_JOURNAL, OPT_TP_MODULE, OPT_TRACEPOINT_RATE, OPT_EVENT_HISTORY };
+       OPT_SOFTIRQ_THRESHOLD, OPT_SOFTIRQ_RAISE_THRESHOLD, OPT_VECTOR_THRESHOLD, OPT_NO_SOFTIRQS,
+       OPT_NO_VECTORS, OPT_TP_JOURNAL, OPT_TP_MODULE, OPT_TRACEPOINT_RATE, OPT_EVENT_HISTORY };
 
 /* --tracepoint-period, -counter, -journal, -module: "SYSTEM:EVENT=VALUE", applied after all
  * --tracepoint options so their order does not matter. */
@@ -108,6 +116,11 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 	/* the long names are the configuration keys */
 	static const struct option opts[] = {
 		{ "threshold-us", required_argument, NULL, 't' },
+		{ "softirq-threshold-us", required_argument, NULL, OPT_SOFTIRQ_THRESHOLD },
+		{ "softirq-raise-threshold-us", required_argument, NULL, OPT_SOFTIRQ_RAISE_THRESHOLD },
+		{ "vector-threshold-us", required_argument, NULL, OPT_VECTOR_THRESHOLD },
+		{ "no-softirqs", no_argument, NULL, OPT_NO_SOFTIRQS },
+		{ "no-vectors", no_argument, NULL, OPT_NO_VECTORS },
 		{ "interval-ms", required_argument, NULL, 'i' },
 		{ "socket", required_argument, NULL, 's' },
 		{ "attach", required_argument, NULL, OPT_ATTACH },

@@ -18,11 +18,11 @@ struct outlier_bucket {
 	uint64_t worst_ns;
 };
 
-void outlier_init(struct outlier_limiter *l, unsigned per_second, uint64_t threshold_ns)
+void outlier_init(struct outlier_limiter *l, unsigned per_second, const uint64_t threshold_ns[KINDS])
 {
 	memset(l, 0, sizeof(*l));
 	l->per_second = per_second;
-	l->threshold_ns = threshold_ns;
+	memcpy(l->threshold_ns, threshold_ns, sizeof(l->threshold_ns));
 }
 
 void outlier_free(struct outlier_limiter *l)
@@ -49,12 +49,13 @@ void outlier_from_event(struct outlier *o, const struct outlier_event *e, const 
 void outlier_format(char *buf, size_t len, const struct outlier *o, uint64_t threshold_ns)
 {
 	const struct kind_desc *k = kind_get(o->kind);
-	char d[32], t[32];
+	char d[32], t[32], who[IRQ_NAME_LEN + 32];
 
 	fmt_duration(d, sizeof(d), o->value_ns, " ");
 	fmt_duration(t, sizeof(t), threshold_ns, " ");
-	snprintf(buf, len, "%s %u (%s) %s %s on CPU %u (threshold %s), %s %s[%u]", k->journal_sub, o->sub,
-		 o->name, k->outlier_what, d, o->cpu, t, k->outlier_task, o->comm, o->pid);
+	kind_describe(who, sizeof(who), o->kind, o->sub, o->name);
+	snprintf(buf, len, "%s %s %s on CPU %u (threshold %s), %s %s[%u]", who, k->outlier_what, d, o->cpu, t,
+		 k->outlier_task, o->comm, o->pid);
 }
 
 static void log_outlier(struct outlier_limiter *l, const struct outlier *o)
@@ -63,13 +64,12 @@ static void log_outlier(struct outlier_limiter *l, const struct outlier *o)
 	struct jfields f = { 0 };
 	char msg[256];
 
-	outlier_format(msg, sizeof(msg), o, l->threshold_ns);
+	outlier_format(msg, sizeof(msg), o, l->threshold_ns[o->kind]);
 	l->logged++;
-	jf_add(&f, "%s=%u", k->journal_sub, o->sub);
-	jf_add(&f, "%s_NAME=%s", k->journal_sub, o->name);
+	kind_journal_fields(&f, o->kind, o->sub, o->name);
 	jf_add(&f, "CPU=%u", o->cpu);
-	jf_add(&f, "DURATION_NS=%llu", (unsigned long long)o->value_ns);
-	jf_add(&f, "THRESHOLD_NS=%llu", (unsigned long long)l->threshold_ns);
+	jf_add(&f, "%s=%llu", k->journal_value, (unsigned long long)o->value_ns);
+	jf_add(&f, "THRESHOLD_NS=%llu", (unsigned long long)l->threshold_ns[o->kind]);
 	jf_add(&f, "INTERRUPTED_PID=%u", o->pid);
 	jf_add(&f, "INTERRUPTED_COMM=%s", o->comm);
 	jf_add(&f, "EVENT_TS_NS=%llu", (unsigned long long)o->ts_ns);	/* CLOCK_MONOTONIC, as the rate limit counts */
@@ -78,22 +78,25 @@ static void log_outlier(struct outlier_limiter *l, const struct outlier *o)
 
 static void log_suppressed(struct outlier_limiter *l, struct outlier_bucket *b)
 {
+	const struct kind_desc *k = kind_get(b->kind);
 	struct jfields f = { 0 };
-	char worst[32], limit[32];
+	char worst[32], limit[32], who[IRQ_NAME_LEN + 32];
 
 	if (!b->suppressed)
 		return;
 	fmt_duration(worst, sizeof(worst), b->worst_ns, " ");
-	fmt_duration(limit, sizeof(limit), l->threshold_ns, " ");
-	jf_add(&f, "%s=%u", kind_get(b->kind)->journal_sub, b->sub);
-	jf_add(&f, "%s_NAME=%s", kind_get(b->kind)->journal_sub, b->name);
+	fmt_duration(limit, sizeof(limit), l->threshold_ns[b->kind], " ");
+	kind_describe(who, sizeof(who), b->kind, b->sub, b->name);
+	kind_journal_fields(&f, b->kind, b->sub, b->name);
+	jf_add(&f, "SERIES=%s%s", who, b->kind == KIND_SOFTIRQ_RAISE ? " raise latency" : "");
+	jf_add(&f, "LATENCY_KIND=%s", k->name);
 	jf_add(&f, "SUPPRESSED=%llu", (unsigned long long)b->suppressed);
-	jf_add(&f, "WORST_DURATION_NS=%llu", (unsigned long long)b->worst_ns);
-	jf_add(&f, "THRESHOLD_NS=%llu", (unsigned long long)l->threshold_ns);
+	jf_add(&f, "WORST_%s=%llu", k->journal_value, (unsigned long long)b->worst_ns);
+	jf_add(&f, "THRESHOLD_NS=%llu", (unsigned long long)l->threshold_ns[b->kind]);
 	jf_add(&f, "RATE_LIMIT=%u", l->per_second);
 	log_struct(LOG_WARNING, MID_OUTLIER_SUPPRESSED, &f,
-		   "%s%s %u (%s): %llu more outlier%s over %s in one second not logged one by one (limit %u a second), worst %s",
-		   log_to_journal() ? "" : "outlier: ", kind_get(b->kind)->journal_sub, b->sub, b->name,
+		   "%s%s%s: %llu more outlier%s over %s in one second not logged one by one (limit %u a second), worst %s",
+		   log_to_journal() ? "" : "outlier: ", who, b->kind == KIND_SOFTIRQ_RAISE ? " raise latency" : "",
 		   (unsigned long long)b->suppressed,
 		   b->suppressed == 1 ? "" : "s", limit,
 		   l->per_second, worst);
@@ -165,10 +168,10 @@ void outlier_flush_all(struct outlier_limiter *l)
 		log_suppressed(l, &l->buckets[i]);
 }
 
-void outlier_configure(struct outlier_limiter *l, unsigned per_second, uint64_t threshold_ns)
+void outlier_configure(struct outlier_limiter *l, unsigned per_second, const uint64_t threshold_ns[KINDS])
 {
 	/* pending suppression counts were made under the old limit: report them under it */
 	outlier_flush_all(l);
 	l->per_second = per_second;
-	l->threshold_ns = threshold_ns;
+	memcpy(l->threshold_ns, threshold_ns, sizeof(l->threshold_ns));
 }

@@ -3,8 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cpu_load.h"
 #include "kind.h"
 #include "report.h"
+#include "common/json.h"
 #include "common/macro.h"
 
 static void add_u64(json_object *o, const char *k, uint64_t v)
@@ -12,10 +14,19 @@ static void add_u64(json_object *o, const char *k, uint64_t v)
 	json_object_object_add(o, k, json_object_new_uint64(v));
 }
 
-/* A latency of the window, null when the window has no run: never a 0 ns run (irqlat(1)) */
-static void add_latency(json_object *o, const char *k, uint64_t v, uint64_t runs)
+/* o[prefix + name] = v */
+static void add_named(json_object *o, const char *prefix, const char *name, json_object *v)
 {
-	json_object_object_add(o, k, runs ? json_object_new_uint64(v) : NULL);
+	char key[64];
+
+	snprintf(key, sizeof(key), "%s%s", prefix, name);
+	json_object_object_add(o, key, v);
+}
+
+/* A latency of the window, null when the window has no run: never a 0 ns run (irqlat(1)) */
+static void add_latency(json_object *o, const char *prefix, const char *k, uint64_t v, uint64_t runs)
+{
+	add_named(o, prefix, k, runs ? json_object_new_uint64(v) : NULL);
 }
 
 /* The handler's storm (storm.c) and its IRQ's affinity (cpu_topology.c) */
@@ -52,43 +63,74 @@ static json_object *drops_object(const struct collector *c)
 	return d;
 }
 
-/* One series: identity and totals as of the last tick, the window's figures, per CPU. */
-static json_object *series_object(const struct collector *c, unsigned si, const struct hist *win,
-				  const uint64_t *cpu_win, double secs)
+/* The element of a series, with what names it: the sub (hard IRQs: the IRQ number) and name */
+static json_object *element_new(const struct series *s)
+{
+	const struct kind_desc *k = kind_get(s->kind);
+	json_object *o = json_object_new_object();
+
+	if (k->sub_key)
+		json_object_object_add(o, k->sub_key, json_object_new_int((int)s->sub));
+	json_object_object_add(o, k->name_key, json_object_new_string(s->name));
+	json_object_object_add(o, "cpus", json_object_new_array());
+	return o;
+}
+
+/* The per-CPU line of cpu in element o's "cpus", made when missing (search: false, a series'
+ * own element, whose CPUs come once each) */
+static json_object *element_cpu(json_object *o, uint32_t cpu, bool search)
+{
+	json_object *cpus, *co;
+
+	json_object_object_get_ex(o, "cpus", &cpus);
+	for (size_t i = 0; search && i < json_object_array_length(cpus); i++) {
+		co = json_object_array_get_idx(cpus, i);
+		if (json_get_i64(co, "cpu", -1) == (int64_t)cpu)
+			return co;
+	}
+	co = json_object_new_object();
+	json_object_object_add(co, "cpu", json_object_new_int((int)cpu));
+	json_object_array_add(cpus, co);
+	return co;
+}
+
+/* A series' totals as of the last tick and the window's figures, into element o. The value
+ * fields carry the kind's prefix ("run_p99_ns"); the counts carry it only for a kind that
+ * joins another's element ("raise_count" beside the runs' "count"). */
+static void add_figures(json_object *o, const struct collector *c, unsigned si, const struct hist *win,
+			const uint64_t *cpu_win, double secs)
 {
 	const struct series *s = &c->series[si];
 	const struct kind_desc *k = kind_get(s->kind);
-	json_object *o = json_object_new_object(), *cpus = json_object_new_array();
+	bool own = k->join == s->kind;
+	const char *p = k->prefix, *cp = own ? "" : p;
 	struct hist_summary w;
 
 	hist_summarize(win, &w);
-	json_object_object_add(o, k->sub_key, json_object_new_int((int)s->sub));
-	json_object_object_add(o, "name", json_object_new_string(s->name));
-	add_u64(o, "count", s->count);
-	add_u64(o, "total_ns", s->sum_ns);
-	add_u64(o, k->aux_key, s->aux);
-	json_object_object_add(o, "rate", json_object_new_double(secs > 0 ? (double)w.count / secs : 0));
-	add_u64(o, "window_count", w.count);
-	add_u64(o, "window_ns", w.sum_ns);
-	json_object_object_add(o, "time_share", json_object_new_double(secs > 0 ? (double)w.sum_ns / (secs * 1e9) : 0));
-	add_latency(o, "avg_ns", w.avg_ns, w.count);
-	add_latency(o, "p50_ns", w.p50_ns, w.count);
-	add_latency(o, "p90_ns", w.p90_ns, w.count);
-	add_latency(o, "p99_ns", w.p99_ns, w.count);
-	add_latency(o, "p999_ns", w.p999_ns, w.count);
-	add_latency(o, "max_ns", w.max_ns, w.count);
+	add_named(o, cp, "count", json_object_new_uint64(s->count));
+	add_named(o, p, "total_ns", json_object_new_uint64(s->sum_ns));
+	if (k->aux_key)
+		add_named(o, cp, k->aux_key, json_object_new_uint64(s->aux));
+	add_named(o, cp, "rate", json_object_new_double(secs > 0 ? (double)w.count / secs : 0));
+	add_named(o, cp, "window_count", json_object_new_uint64(w.count));
+	add_named(o, p, "window_ns", json_object_new_uint64(w.sum_ns));
+	if (own)	/* a share of time in a latency means nothing */
+		json_object_object_add(o, "time_share",
+				       json_object_new_double(secs > 0 ? (double)w.sum_ns / (secs * 1e9) : 0));
+	add_latency(o, p, "avg_ns", w.avg_ns, w.count);
+	add_latency(o, p, "p50_ns", w.p50_ns, w.count);
+	add_latency(o, p, "p90_ns", w.p90_ns, w.count);
+	add_latency(o, p, "p99_ns", w.p99_ns, w.count);
+	add_latency(o, p, "p999_ns", w.p999_ns, w.count);
+	add_latency(o, p, "max_ns", w.max_ns, w.count);
 	if (s->kind == KIND_HARDIRQ)
 		add_storm_affinity(o, c, si, s->sub);
 	for (unsigned i = 0; i < s->ncpus; i++) {
-		json_object *co = json_object_new_object();
+		json_object *co = element_cpu(o, s->cpus[i].cpu, !own);
 
-		json_object_object_add(co, "cpu", json_object_new_int((int)s->cpus[i].cpu));
-		add_u64(co, "count", s->cpus[i].count);
-		add_u64(co, "window_count", cpu_win[i]);
-		json_object_array_add(cpus, co);
+		add_named(co, cp, "count", json_object_new_uint64(s->cpus[i].count));
+		add_named(co, cp, "window_count", json_object_new_uint64(cpu_win[i]));
 	}
-	json_object_object_add(o, "cpus", cpus);
-	return o;
 }
 
 /* [lower_ns, upper_ns (0: unbounded), count] for each non-empty bucket, in order */
@@ -169,26 +211,61 @@ static void add_header(json_object *o, const struct collector *c, enum window w)
 	add_cpu_sets(o, c);
 }
 
-/* Each kind's series that match (NULL: all), in an array under the kind's name; *rate: the
+/* A joined kind's series (softirq raise latency), windowed ahead: few, fixed series, added to
+ * their partner's element when its array is built. */
+struct joined {
+	unsigned s;
+	bool used;
+	struct hist win;
+	uint64_t *cpu_win;
+};
+
+/* The series of every kind that match (NULL: all), in one array per series_key; *rate: the
  * runs per second of the hard-IRQ kind's. */
 static void add_series(json_object *o, const struct collector *c, enum window w, bool with_buckets,
 		       bool (*match)(const struct series *s, const void *arg), const void *arg, double *rate)
 {
 	double secs = collector_window_seconds(c, w);
 	_cleanup_free_ uint64_t *cpu_win = NULL;
-	unsigned maxcpus = 1;
+	_cleanup_free_ struct joined *joined = NULL;
+	unsigned maxcpus = 1, njoined = 0;
+	struct window_iter it;
 
-	for (unsigned i = 0; i < c->nseries; i++)
-		if (c->series[i].ncpus > maxcpus)
-			maxcpus = c->series[i].ncpus;
+	for (unsigned i = 0; i < c->nseries; i++) {
+		const struct series *s = &c->series[i];
+
+		if (s->ncpus > maxcpus)
+			maxcpus = s->ncpus;
+		njoined += kind_get(s->kind)->join != s->kind;
+	}
 	cpu_win = calloc(maxcpus, sizeof(*cpu_win));
+	joined = calloc(njoined ? njoined : 1, sizeof(*joined));
+	if (!cpu_win || !joined)
+		return;
+	njoined = 0;
+	collector_window_begin(c, w, &it);
+	for (unsigned i = 0; i < c->nseries; i++) {
+		const struct series *s = &c->series[i];
+		struct joined *j = &joined[njoined];
+
+		if (kind_get(s->kind)->join == s->kind || (match && !match(s, arg)))
+			continue;
+		j->cpu_win = calloc(s->ncpus ? s->ncpus : 1, sizeof(*j->cpu_win));
+		if (!j->cpu_win)
+			break;
+		j->s = i;
+		collector_window_next(&it, i, &j->win, j->cpu_win);
+		njoined++;
+	}
 	for (unsigned k = 0; k < KINDS; k++) {
+		const struct kind_desc *kd = kind_get(k);
 		json_object *arr = json_object_new_array();
-		struct window_iter it;
 		struct hist win;
 
+		if (kd->join != k)
+			continue;
 		collector_window_begin(c, w, &it);
-		for (unsigned i = 0; i < c->nseries && cpu_win; i++) {
+		for (unsigned i = 0; i < c->nseries; i++) {
 			const struct series *s = &c->series[i];
 
 			if (s->kind != k || (match && !match(s, arg)))
@@ -196,14 +273,39 @@ static void add_series(json_object *o, const struct collector *c, enum window w,
 			collector_window_next(&it, i, &win, cpu_win);
 			if (rate && k == KIND_HARDIRQ && secs > 0)
 				*rate += (double)win.count / secs;
-			json_object *so = series_object(c, i, &win, cpu_win, secs);
+			json_object *el = element_new(s);
 
+			add_figures(el, c, i, &win, cpu_win, secs);
 			if (with_buckets)
-				json_object_object_add(so, "buckets", buckets_array(&win));
-			json_object_array_add(arr, so);
+				add_named(el, kd->prefix, "buckets", buckets_array(&win));
+			for (unsigned n = 0; n < njoined; n++) {
+				const struct series *js = &c->series[joined[n].s];
+
+				if (kind_get(js->kind)->join != k || js->sub != s->sub)
+					continue;
+				add_figures(el, c, joined[n].s, &joined[n].win, joined[n].cpu_win, secs);
+				if (with_buckets)
+					add_named(el, kind_get(js->kind)->prefix, "buckets", buckets_array(&joined[n].win));
+				joined[n].used = true;
+			}
+			json_object_array_add(arr, el);
 		}
-		json_object_object_add(o, kind_get(k)->series_key, arr);
+		for (unsigned n = 0; n < njoined; n++) {	/* a joined series without its partner yet */
+			const struct series *js = &c->series[joined[n].s];
+
+			if (kind_get(js->kind)->join != k || joined[n].used)
+				continue;
+			json_object *el = element_new(js);
+
+			add_figures(el, c, joined[n].s, &joined[n].win, joined[n].cpu_win, secs);
+			if (with_buckets)
+				add_named(el, kind_get(js->kind)->prefix, "buckets", buckets_array(&joined[n].win));
+			json_object_array_add(arr, el);
+		}
+		json_object_object_add(o, kd->series_key, arr);
 	}
+	for (unsigned n = 0; n < njoined; n++)
+		free(joined[n].cpu_win);
 }
 
 json_object *report_summary(const struct collector *c, enum window w)
@@ -214,6 +316,7 @@ json_object *report_summary(const struct collector *c, enum window w)
 	add_header(o, c, w);
 	add_series(o, c, w, false, NULL, NULL, &rate);
 	json_object_object_add(o, "rate", json_object_new_double(rate));
+	json_object_object_add(o, "cpu_load", cpu_load_json(c, w));	/* after add_header: the CPU sets are read */
 	return o;
 }
 
@@ -222,11 +325,14 @@ struct selection {
 	const char *name;
 };
 
+/* irq selects hard-IRQ series by number; name any series by its name (a handler, a softirq
+ * vector, a vector label) */
 static bool selected(const struct series *s, const void *arg)
 {
 	const struct selection *sel = arg;
 
-	return (sel->irq < 0 || (int)s->sub == sel->irq) && (!sel->name || !strcmp(sel->name, s->name));
+	return (sel->irq < 0 || (s->kind == KIND_HARDIRQ && (int)s->sub == sel->irq)) &&
+	       (!sel->name || !strcmp(sel->name, s->name));
 }
 
 json_object *report_hist(const struct collector *c, enum window w, int irq, const char *name)
@@ -247,11 +353,14 @@ json_object *report_status(const struct collector *c, const struct daemon_info *
 	json_object_object_add(o, "pid", json_object_new_int(info->pid));
 	json_object_object_add(o, "uptime_s", json_object_new_double((double)(now_ns() - c->start_ns) / 1e9));
 	json_object_object_add(o, "attach", json_object_new_string(info->attach_style));
-	json_object *progs = json_object_new_array();
-	for (unsigned k = 0; k < KINDS; k++)
-		for (unsigned t = 0; t < ELEMENTSOF(kind_get(k)->tracepoints); t++)
-			json_object_array_add(progs, json_object_new_string(kind_get(k)->tracepoints[t]));
+	json_object *progs = json_object_new_array(), *kinds = json_object_new_array();
+	for (unsigned t = 0; t < c->bpf->nattached; t++)
+		json_object_array_add(progs, json_object_new_string(c->bpf->attached[t].tracepoint));
 	json_object_object_add(o, "programs", progs);
+	for (unsigned k = 0; k < KINDS; k++)
+		if (loader_kind_on(c->bpf, k))
+			json_object_array_add(kinds, json_object_new_string(kind_get(k)->name));
+	json_object_object_add(o, "kinds", kinds);
 	json_object_object_add(o, "handlers", json_object_new_int((int)count_kind(c, KIND_HARDIRQ)));
 	add_u64(o, "cells_used", loader_cells_used(c->bpf));
 	json_object_object_add(o, "drops", drops_object(c));
@@ -259,7 +368,10 @@ json_object *report_status(const struct collector *c, const struct daemon_info *
 	json_object_object_add(o, "storms", storm_status_json(&c->storms));
 	add_cpu_sets(o, c);
 	json_object_object_add(cfg, "bpf_stats", json_object_new_boolean(info->bpf_stats));
-	add_u64(cfg, "threshold_ns", info->threshold_ns);
+	add_u64(cfg, "threshold_ns", info->threshold_ns[KIND_HARDIRQ]);
+	add_u64(cfg, "softirq_threshold_ns", info->threshold_ns[KIND_SOFTIRQ]);
+	add_u64(cfg, "softirq_raise_threshold_ns", info->threshold_ns[KIND_SOFTIRQ_RAISE]);
+	add_u64(cfg, "vector_threshold_ns", info->threshold_ns[KIND_VECTOR]);
 	add_u64(cfg, "interval_ms", info->interval_ms);
 	add_u64(cfg, "max_cells", info->max_cells);
 	add_u64(cfg, "ringbuf_bytes", info->ringbuf_bytes);

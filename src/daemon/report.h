@@ -9,7 +9,7 @@
 struct daemon_info {
 	const char *version;
 	const char *attach_style;
-	uint64_t threshold_ns;
+	uint64_t threshold_ns[KINDS];	/* per kind, 0: off */
 	uint64_t interval_ms;
 	uint32_t max_cells;
 	uint32_t ringbuf_bytes;
@@ -20,7 +20,8 @@ struct daemon_info {
 
 /* {"time":..,"uptime_s":..,"window":"10s","window_s":..,"irqs":[...],"drops":{..}} */
 json_object *report_summary(const struct collector *c, enum window w);
-/* Handlers whose IRQ number is irq (irq >= 0) or whose name is name (name != NULL), or all. */
+/* Series whose IRQ number is irq (irq >= 0: hard IRQs only) and whose name is name (name !=
+ * NULL: a handler, softirq vector or vector label), or all. */
 json_object *report_hist(const struct collector *c, enum window w, int irq, const char *name);
 json_object *report_status(const struct collector *c, const struct daemon_info *info);
 

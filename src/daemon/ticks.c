@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Record layout, every number an unsigned LEB128:
- *   length of the rest, series, sum_ns, max_ns, aux, n, n x (cpu index, count),
+ *   length of the rest, series, sum_ns, max_ns, aux, n, n x (cpu index, count, sum_ns),
  *   m, m x (gap, count) where gap is the bucket minus the previous bucket + 1 (the first: k)
  * A hand-written encoding: no Debian library does varint records this small, and the store is
  * the daemon's largest memory user on big machines (docs/architecture.md, section 6). */
@@ -63,7 +63,7 @@ int tick_buf_append(struct tick_buf *b, uint32_t series, const struct tick_delta
 	for (unsigned i = 0; i < d->ncpus; i++)
 		nc += d->cpu_count[i] != 0;
 	/* the worst case, so that one check covers every write below */
-	worst = (7 + 2 * (size_t)nc + 2 * nb) * VARINT_MAX;
+	worst = (7 + 3 * (size_t)nc + 2 * nb) * VARINT_MAX;
 	if (b->cap - b->len < worst) {
 		size_t cap = b->cap ? b->cap : 4096;
 		uint8_t *nd;
@@ -88,6 +88,7 @@ int tick_buf_append(struct tick_buf *b, uint32_t series, const struct tick_delta
 		if (d->cpu_count[i]) {
 			p = put(p, i);
 			p = put(p, d->cpu_count[i]);
+			p = put(p, d->cpu_sum_ns ? d->cpu_sum_ns[i] : 0);
 		}
 	p = put(p, nb);
 	for (unsigned k = 0, prev = 0; k < HIST_BUCKETS; k++)
@@ -137,6 +138,12 @@ static void next(struct tick_cursor *c)
 int tick_cursor_take(struct tick_cursor *c, uint32_t series, struct hist *h, uint64_t *cpu_count,
 		     unsigned ncpus)
 {
+	return tick_cursor_take_cpus(c, series, h, cpu_count, NULL, ncpus);
+}
+
+int tick_cursor_take_cpus(struct tick_cursor *c, uint32_t series, struct hist *h, uint64_t *cpu_count,
+			  uint64_t *cpu_sum_ns, unsigned ncpus)
+{
 	while (c->series < series)
 		next(c);	/* records of series not asked for */
 	if (c->series != series)
@@ -153,10 +160,12 @@ int tick_cursor_take(struct tick_cursor *c, uint32_t series, struct hist *h, uin
 		h->max_ns = v;
 	h->aux += get(&p, rec_end);
 	for (uint64_t n = get(&p, rec_end); n; n--) {
-		uint64_t i = get(&p, rec_end), cnt = get(&p, rec_end);
+		uint64_t i = get(&p, rec_end), cnt = get(&p, rec_end), ns = get(&p, rec_end);
 
 		if (cpu_count && i < ncpus)
 			cpu_count[i] += cnt;
+		if (cpu_sum_ns && i < ncpus)
+			cpu_sum_ns[i] += ns;
 	}
 	uint64_t k = 0;
 	for (uint64_t m = get(&p, rec_end); m; m--) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* The sparse store of one tick: for each series that fired in it, one compact record of what
- * it added (sum, max, aux, the count on each of its CPUs, and only the buckets that moved),
+ * it added (sum, max, aux, the count and time on each of its CPUs, and only the buckets that
+ * moved),
  * in increasing series order. The collector keeps the last WINDOW_TICKS_MAX of them; the
  * 1 s, 10 s and 60 s windows are exact sums of them. A series that did not fire costs nothing
  * in a tick, and a record costs a few bytes per bucket it touched (LEB128 numbers, buckets as
@@ -19,11 +20,12 @@ struct tick_buf {
 };
 
 /* What one series added in one tick (or, for journal.c, holds since start). cpu_count[i] is
- * the count on the series' i-th CPU (struct series.cpus), bucket[] its dense histogram;
- * count = the buckets' sum. */
+ * the count on the series' i-th CPU (struct series.cpus), cpu_sum_ns[i] the time there (NULL:
+ * 0 on each), bucket[] its dense histogram; count = the buckets' sum. */
 struct tick_delta {
 	uint64_t sum_ns, max_ns, aux;
 	const uint64_t *cpu_count;
+	const uint64_t *cpu_sum_ns;
 	unsigned ncpus;
 	const uint64_t *bucket;	/* HIST_BUCKETS entries */
 };
@@ -45,5 +47,8 @@ void tick_cursor_init(struct tick_cursor *c, const struct tick_buf *b);
  * lower series are skipped. 1 when series had a record, 0 otherwise. */
 int tick_cursor_take(struct tick_cursor *c, uint32_t series, struct hist *h, uint64_t *cpu_count,
 		     unsigned ncpus);
+/* The same, with the time on each CPU added to cpu_sum_ns[0..ncpus) too (NULL: not wanted). */
+int tick_cursor_take_cpus(struct tick_cursor *c, uint32_t series, struct hist *h, uint64_t *cpu_count,
+			  uint64_t *cpu_sum_ns, unsigned ncpus);
 
 #endif

@@ -84,12 +84,19 @@ for _ in $(seq 100); do grep -q READY=1 "$TMP/notify.log" && break; sleep 0.1; d
 check "READY=1 arrives on NOTIFY_SOCKET" grep -q '^READY=1' "$TMP/notify.log"
 check "READY=1 comes after the client socket listens" grep -q '^SOCKET_ANSWERED=1' "$TMP/notify.log"
 ready_before_attach() {	# attach entries are journaled before READY=1 is sent
-	[ "$(nentries $MID_ATTACHED)" -eq 2 ] && [ "$(nentries $MID_STARTED)" -eq 1 ]
+	[ "$(entries $MID_ATTACHED | jq -r .TRACEPOINT | grep -c '^irq:irq_handler_')" -eq 2 ] && [ "$(nentries $MID_STARTED)" -eq 1 ]
 }
 # journald reads its socket on its own time: the entries are waited for, not read once
-check "start-up entry and two attach entries (entry and exit programs)" retry_for 5 ready_before_attach
-check "attach entries name both tracepoints" \
-	test "$(entries $MID_ATTACHED | jq -r .TRACEPOINT | sort | tr '\n' ' ')" = "irq:irq_handler_entry irq:irq_handler_exit "
+check "start-up entry and the hard-IRQ pair's two attach entries (entry and exit programs)" retry_for 5 ready_before_attach
+attach_entries_named() {	# the hard-IRQ pair, and one entry per program on a tracepoint tracefs lists
+	local t all
+	all=$(entries $MID_ATTACHED | jq -r .TRACEPOINT)
+	[ "$(grep '^irq:irq_handler_' <<<"$all" | sort | tr '\n' ' ')" = "irq:irq_handler_entry irq:irq_handler_exit " ] || return 1
+	for t in $all; do [ -d "/sys/kernel/tracing/events/${t/://}" ] || return 1; done
+	[ "$(wc -l <<<"$all")" -eq "$(sort -u <<<"$all" | wc -l)" ]
+}
+mount_fs
+check "attach entries name both hard-IRQ tracepoints, and each other kernel tracepoint once" attach_entries_named
 check "start-up entry names the configuration file" \
 	test "$(entries $MID_STARTED | jq -r .CONFIG_FILE)" = "$CONF"
 check "stderr stays empty when logging to the journal" test ! -s "$TMP/daemon.log"
@@ -201,11 +208,12 @@ DAEMON_PID=$pid
 # The ring buffer's drops would show in the snapshot. Other work on the machine may cause a
 # few outliers in the moment between the last reading and the stop: 1% or 5 of slack on that
 # side only.
-# the detach entries are the last the daemon writes: once journald has them, it has all the
+# the detach entries (one per attach entry) are the last the daemon writes: once journald has them, it has all the
 # outlier entries before them (one socket, read in order)
 last_entries() {
 	[ "$(journalctl --no-pager -o cat _PID="$pid" MESSAGE_ID=$MID_STOPPED | wc -l)" -eq 1 ] &&
-		[ "$(journalctl --no-pager -o cat _PID="$pid" MESSAGE_ID=$MID_DETACHED | wc -l)" -eq 2 ]
+		[ "$(journalctl --no-pager -o cat _PID="$pid" MESSAGE_ID=$MID_DETACHED | wc -l)" -eq \
+			"$(journalctl --no-pager -o cat _PID="$pid" MESSAGE_ID=$MID_ATTACHED | wc -l)" ]
 }
 retry_for 10 last_entries; last=$?
 lo=$(jq '[.irqs[0].buckets[] | select(.[0] >= 1000) | .[2]] | add // 0' <<<"$hist1")
@@ -217,7 +225,7 @@ diag "disk IRQ: $logged entries + $suppr suppressed; histogram runs over 1000 ns
 slack=$(( hi / 100 > 5 ? hi / 100 : 5 ))
 check "entries + suppressed account for every outlier the histogram saw (no silent loss)" \
 	test $((logged + suppr + drops)) -ge "$lo" -a $((logged + suppr)) -le $((hi + slack))
-check "SIGTERM: exit 0, STOPPING=1, a shutdown entry and two detach entries" \
+check "SIGTERM: exit 0, STOPPING=1, a shutdown entry and a detach entry per attach entry" \
 	sh -c "[ $DAEMON_STATUS -eq 0 ] && grep -q '^STOPPING=1' '$TMP/notify.log' && [ $last -eq 0 ]"
 missing_catalog=$(journalctl --no-pager -o json _PID="$pid" | jq -r 'select(.MESSAGE_ID) | .MESSAGE_ID' | sort -u | while read -r mid; do
 	journalctl --root="$TMP/root" --list-catalog "$mid" 2>/dev/null | grep -q "^$mid" || echo "$mid"; done)

@@ -18,6 +18,7 @@
 #include "client/cpuline.h"
 #include "client/notes.h"
 #include "client/table.h"
+#include "common/json.h"
 
 #define NHANDLERS 3
 
@@ -292,6 +293,74 @@ static void test_table_scope_line(void **state)
 	assert_string_equal(line, "      60s");
 }
 
+/* A summary's softirqs and vectors, as the daemon sends them (docs/architecture.md, section
+ * 4): rows named by the vector and the label, run-time figures from the run_ fields, the raise
+ * latency from the raise_ fields, an idle raise latency shown as "-", no IRQ number. */
+static void test_table_sources(void **state)
+{
+	static const char text[] =
+		"{\"window\":\"10s\",\"window_s\":10.0,\"irqs\":[],\"softirqs\":["
+		"{\"vector\":\"NET_RX\",\"count\":900,\"rate\":80.0,\"window_count\":800,\"time_share\":0.002,"
+		"\"run_total_ns\":9000000,\"run_window_ns\":8000000,\"run_avg_ns\":10000,\"run_p50_ns\":9000,"
+		"\"run_p90_ns\":15000,\"run_p99_ns\":31000,\"run_p999_ns\":40000,\"run_max_ns\":41000,"
+		"\"raise_count\":700,\"raise_rate\":70.0,\"raise_window_count\":700,\"raise_p99_ns\":52000,"
+		"\"raise_max_ns\":90000,\"cpus\":[{\"cpu\":1,\"count\":900,\"window_count\":800}]},"
+		"{\"vector\":\"TIMER\",\"count\":5,\"rate\":0.5,\"window_count\":5,\"time_share\":0.0,"
+		"\"run_avg_ns\":2000,\"run_p99_ns\":3000,\"run_max_ns\":3000,\"raise_count\":0,"
+		"\"raise_window_count\":0,\"raise_p99_ns\":null,\"raise_max_ns\":null,"
+		"\"cpus\":[{\"cpu\":0,\"count\":5,\"window_count\":5}]}],"
+		"\"vectors\":[{\"name\":\"LOC\",\"count\":2500,\"rate\":250.0,\"window_count\":2500,"
+		"\"time_share\":0.004,\"avg_ns\":16000,\"p99_ns\":40000,\"max_ns\":90000,"
+		"\"cpus\":[{\"cpu\":0,\"count\":2500,\"window_count\":2500}]}]}";
+	json_object *s = json_tokener_parse(text);
+	struct row *rows;
+	enum column cols[COL_COUNT_];
+	char cell[32];
+	int n, ncols;
+	(void)state;
+
+	assert_non_null(s);
+	n = table_rows_of(s, SRC_SOFTIRQS, &rows);
+	assert_int_equal(n, 2);
+	assert_string_equal(rows[0].name, "NET_RX");
+	assert_int_equal(rows[0].irq, -1);
+	assert_int_equal(rows[0].count, 900);
+	assert_int_equal(rows[0].p99_ns, 31000);
+	assert_int_equal(rows[0].max_ns, 41000);
+	assert_int_equal(rows[0].total_ns, 9000000);
+	assert_false(rows[0].idle);
+	table_cell(cell, sizeof(cell), &rows[0], COL_IRQ);
+	assert_string_equal(cell, "-");
+	table_cell(cell, sizeof(cell), &rows[0], COL_RAISE_P99);
+	assert_string_equal(cell, "52us");
+	table_cell(cell, sizeof(cell), &rows[0], COL_RAISE_MAX);
+	assert_string_equal(cell, "90us");
+	table_cell(cell, sizeof(cell), &rows[1], COL_RAISE_MAX);	/* no raise in the window */
+	assert_string_equal(cell, "-");
+	table_cell(cell, sizeof(cell), &rows[1], COL_P99);	/* 5 runs: a p99 of too few */
+	assert_string_equal(cell, "3.0us*");
+	assert_non_null(table_row_object(s, &rows[1]));
+	assert_string_equal(json_get_str(table_row_object(s, &rows[1]), "vector", ""), "TIMER");
+	free(rows);
+	n = table_rows_of(s, SRC_VECTORS, &rows);
+	assert_int_equal(n, 1);
+	assert_string_equal(rows[0].name, "LOC");
+	assert_int_equal(rows[0].p99_ns, 40000);
+	free(rows);
+	/* the sections' columns: no IRQ or SPURIOUS; softirqs add the raise latency's */
+	ncols = table_source_columns(SRC_SOFTIRQS, false, cols, COL_COUNT_);
+	bool raise = false;
+	for (int i = 0; i < ncols; i++) {
+		assert_true(cols[i] != COL_IRQ && cols[i] != COL_SPURIOUS);
+		raise |= cols[i] == COL_RAISE_P99;
+	}
+	assert_true(raise);
+	ncols = table_source_columns(SRC_VECTORS, false, cols, COL_COUNT_);
+	for (int i = 0; i < ncols; i++)
+		assert_true(cols[i] != COL_RAISE_P99 && cols[i] != COL_IRQ);
+	json_object_put(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -299,6 +368,7 @@ int main(void)
 		cmocka_unit_test(test_table_marks),
 		cmocka_unit_test(test_table_units),
 		cmocka_unit_test(test_table_scope_line),
+		cmocka_unit_test(test_table_sources),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -27,7 +27,9 @@ static inline void fake_bpf_init(struct fake_bpf *f, uint32_t max_cells)
 	f->pool.max = max_cells;
 	f->l.attach_style = "tp_btf";
 	f->l.max_cells = max_cells;
-	f->l.cell_threshold_ns = UINT64_MAX;
+	f->l.ncpus = 2;
+	for (unsigned k = 0; k < KINDS; k++)
+		f->l.cell_threshold_ns[k] = UINT64_MAX;
 	f->l.cells = f->cells;
 	f->l.meta = f->meta;
 	f->l.pool = &f->pool;
@@ -53,6 +55,20 @@ static inline uint32_t fake_bpf_new_cell(struct fake_bpf *f, uint32_t irq, uint3
 	f->meta[id].cpu = cpu;
 	f->meta[id].kind = KIND_HARDIRQ;
 	snprintf(f->meta[id].name, IRQ_NAME_LEN, "%s", name);
+	f->meta[id].ready = 1;
+	return id;
+}
+
+/* The same for a kind named in user space (softirq, its raise latency, vector): id = sub, no
+ * name (bpf/softirq.bpf.c, bpf/vector.bpf.c). */
+static inline uint32_t fake_bpf_new_kind_cell(struct fake_bpf *f, enum lat_kind kind, uint32_t sub, uint32_t cpu)
+{
+	uint32_t id = f->pool.next++;
+
+	f->cells[id].id = f->cells[id].sub = sub;
+	f->meta[id].id = f->meta[id].sub = sub;
+	f->meta[id].cpu = cpu;
+	f->meta[id].kind = kind;
 	f->meta[id].ready = 1;
 	return id;
 }

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include "daemon/collect.h"
 #include "fake_bpf.h"
+#include "daemon/config.h"
 #include "../helpers/hist_sample.h"
 #include "daemon/log.h"
 
@@ -312,14 +313,14 @@ static void test_cell_threshold(void **state)
 
 	f->a0 = fake_bpf_new_cell(&f->bpf, 25, 0, ACTION_A, "virtio1-req.0");
 	f->bpf.cells[f->a0].threshold_ns = 123;	/* allocated under an older threshold */
-	f->bpf.l.cell_threshold_ns = 100000;
+	f->bpf.l.cell_threshold_ns[KIND_HARDIRQ] = 100000;
 	tick(f);
 	assert_int_equal(f->bpf.cells[f->a0].threshold_ns, 100000);
 	f->a1 = fake_bpf_new_cell(&f->bpf, 25, 1, ACTION_A, "virtio1-req.0");
-	loader_set_threshold(&f->bpf.l, 250000);
+	loader_set_threshold(&f->bpf.l, KIND_HARDIRQ, 250000);
 	assert_int_equal(f->bpf.cells[f->a0].threshold_ns, 250000);
 	assert_int_equal(f->bpf.cells[f->a1].threshold_ns, 250000);
-	loader_set_threshold(&f->bpf.l, 0);	/* off: no value reaches it */
+	loader_set_threshold(&f->bpf.l, KIND_HARDIRQ, 0);	/* off: no value reaches it */
 	assert_true(f->bpf.cells[f->a0].threshold_ns == UINT64_MAX);
 	assert_int_equal(f->bpf.cells[2].threshold_ns, 0);	/* not handed out: untouched */
 }
@@ -389,22 +390,26 @@ static void test_map_memory(void **state)
 	(void)state;
 	/* issue 2: 2 CPUs and up to 256 handlers (the default pool of 1024 cells, 256 KiB of
 	 * ring buffer) under 8 MiB */
-	uint64_t small = loader_map_bytes(2, 1024, 256 * 1024);
-	printf("# map memory, 2 CPUs, 1024 cells, 256 KiB ring: %" PRIu64 " bytes\n", small);
+	uint64_t small = loader_map_bytes(2, default_max_cells(2), 256 * 1024);
+	printf("# map memory, 2 CPUs, %u cells, 256 KiB ring: %" PRIu64 " bytes\n", default_max_cells(2), small);
 	assert_true(small < 8ull << 20);
 	/* issue 9: 256 CPUs and 4096 handlers (the default pool, 32 cells per CPU: each handler
 	 * may fire on two CPUs) under 64 MiB */
-	uint64_t big = loader_map_bytes(256, 8192, 256 * 1024);
-	printf("# map memory, 256 CPUs, 8192 cells, 256 KiB ring: %" PRIu64 " bytes\n", big);
+	uint64_t big = loader_map_bytes(256, default_max_cells(256), 256 * 1024);
+	printf("# map memory, 256 CPUs, %u cells, 256 KiB ring: %" PRIu64 " bytes\n", default_max_cells(256), big);
 	assert_true(big <= 64ull << 20);
 	/* the terms of the documented formula: per cell the cell, its metadata and a hash entry;
-	 * per CPU the hard-IRQ state with its cell cache and the drop counters */
+	 * per CPU the hard-IRQ state with its cell cache, the softirq and vector states and the
+	 * drop counters */
 	uint64_t one_cell = loader_map_bytes(1, 1, 0) - loader_map_bytes(1, 0, 0);
 	uint64_t one_cpu = loader_map_bytes(2, 0, 0) - loader_map_bytes(1, 0, 0);
 	assert_int_equal(sizeof(struct lat_cell), 1088);	/* 17 cache lines */
 	assert_int_equal(sizeof(struct lat_cell) % 64, 0);
 	assert_int_equal(one_cell, sizeof(struct lat_cell) + sizeof(struct lat_cell_meta) + sizeof(struct cell_key) + 8 + 48);
-	assert_int_equal(one_cpu, sizeof(struct hardirq_cpu) + DROP_KINDS * 8);
+	assert_int_equal(sizeof(struct softirq_cpu), 192);	/* 3 cache lines */
+	assert_int_equal(sizeof(struct vector_cpu), 64);
+	assert_int_equal(one_cpu, sizeof(struct hardirq_cpu) + sizeof(struct softirq_cpu) + sizeof(struct vector_cpu) +
+				  DROP_KINDS * 8);
 	assert_int_equal(loader_map_bytes(0, 0, 4096), 4096);
 	printf("# per cell %" PRIu64 " B, per CPU %" PRIu64 " B\n", one_cell, one_cpu);
 }

@@ -56,13 +56,17 @@ static void test_file_then_command_line(void **state)
 	(void)state;
 
 	write_file("# comment\n[irqlatd]\nthreshold-us = 50\n  outlier-rate = 4 ; inline comment\n"
-		   "summary-interval-s = 30\ntracepoint-priority = info\nverbose = yes\n");
+		   "summary-interval-s = 30\ntracepoint-priority = info\nverbose = yes\n"
+		   "softirq-threshold-us = 40\nno-vectors = yes\n");
 	assert_int_equal(build(&c, err, sizeof(err), "--config", path, "--outlier-rate", "7", NULL), 0);
 	assert_int_equal(c.threshold_ns, 50000);	/* from the file */
 	assert_int_equal(c.outlier_rate, 7);		/* the command line wins */
 	assert_int_equal(c.summary_interval_s, 30);
 	assert_int_equal(c.tracepoint_priority, 6);
 	assert_int_equal(c.verbose, 1);
+	assert_int_equal(c.softirq_threshold_ns, 40000);
+	assert_int_equal(c.no_vectors, 1);
+	assert_int_equal(c.no_softirqs, 0);
 	assert_int_equal(c.interval_ms, 1000);		/* built-in default */
 	assert_string_equal(c.config_path, path);
 }
@@ -83,6 +87,7 @@ static void test_errors_name_file_line_key(void **state)
 	(void)state;
 	expect_error("threshold-us = 5\n\ninterval-ms = fast\n",
 		     ":3: interval-ms: takes a whole number from 10 to 60000, not 'fast'");
+	expect_error("no-softirqs = maybe\n", ":1: no-softirqs: takes yes or no, not 'maybe'");
 	expect_error("[irqlatd]\nbogus = 1\n",
 		     ":2: bogus: unknown key; the keys are the long options of irqlatd --help without their dashes");
 	expect_error("[other]\nthreshold-us = 5\n",

@@ -50,6 +50,11 @@ static void test_daemon_defaults(void **state)
 	assert_int_equal(r.rc, 0);
 	assert_string_equal(r.err, "");
 	assert_int_equal(c.threshold_ns, 100000);	/* 100 us */
+	assert_int_equal(c.softirq_threshold_ns, 500000);
+	assert_int_equal(c.softirq_raise_threshold_ns, 2000000);
+	assert_int_equal(c.vector_threshold_ns, 100000);
+	assert_int_equal(c.no_softirqs, 0);
+	assert_int_equal(c.no_vectors, 0);
 	assert_int_equal(c.interval_ms, 1000);
 	assert_string_equal(c.socket_path, "/run/irqlatd/irqlatd.sock");
 	assert_int_equal(c.attach, ATTACH_AUTO);
@@ -58,11 +63,11 @@ static void test_daemon_defaults(void **state)
 	assert_int_equal(c.outlier_rate, 10);
 	assert_int_equal(c.log_target, LOG_TARGET_AUTO);
 	assert_int_equal(c.verbose, 0);
-	/* max(1024, 32 x CPUs) */
-	assert_int_equal(default_max_cells(1), 1024);
-	assert_int_equal(default_max_cells(32), 1024);
-	assert_int_equal(default_max_cells(33), 1056);
-	assert_int_equal(default_max_cells(256), 8192);
+	/* max(1024, 32 x CPUs), and 30 a CPU for the softirqs' 2 x 10 and the vectors' 10 */
+	assert_int_equal(default_max_cells(1), 1024 + 30);
+	assert_int_equal(default_max_cells(32), 1024 + 32 * 30);
+	assert_int_equal(default_max_cells(33), 1056 + 33 * 30);
+	assert_int_equal(default_max_cells(256), 8192 + 256 * 30);
 }
 
 static void test_daemon_every_option(void **state)
@@ -84,6 +89,17 @@ static void test_daemon_every_option(void **state)
 	assert_int_equal(c.outlier_rate, 0);
 	assert_int_equal(c.log_target, LOG_TARGET_JOURNAL);
 	assert_int_equal(c.verbose, 1);
+
+	/* each kind's threshold and switch */
+	r = daemon_run(&c, "--softirq-threshold-us", "7", "--softirq-raise-threshold-us", "0",
+		       "--vector-threshold-us=9", "--no-softirqs", "--no-vectors", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(c.threshold_ns, 100000);
+	assert_int_equal(c.softirq_threshold_ns, 7000);
+	assert_int_equal(c.softirq_raise_threshold_ns, 0);
+	assert_int_equal(c.vector_threshold_ns, 9000);
+	assert_int_equal(c.no_softirqs, 1);
+	assert_int_equal(c.no_vectors, 1);
 
 	/* short forms, attached values, --opt=value */
 	r = daemon_run(&c, "-t0", "-i", "10", "-s/tmp/b.sock", "-v", "--attach=tp_btf",
@@ -155,6 +171,9 @@ static void test_daemon_bad_values(void **state)
 		{ "--threshold-us", "60000001", "--threshold-us" },
 		{ "--threshold-us", "", "--threshold-us" },
 		{ "-t", "1.5", "--threshold-us" },
+		{ "--softirq-threshold-us", "x", "--softirq-threshold-us" },
+		{ "--softirq-raise-threshold-us", "60000001", "--softirq-raise-threshold-us" },
+		{ "--vector-threshold-us", "-1", "--vector-threshold-us" },
 		{ "--interval-ms", "9", "--interval-ms" },
 		{ "--interval-ms", "60001", "--interval-ms" },
 		{ "-i", "1s", "--interval-ms" },
@@ -237,7 +256,9 @@ static void test_daemon_help_version(void **state)
 	assert_string_equal(r.err, "");
 	assert_non_null(strstr(r.out, "Usage: irqlatd"));
 	/* the help lists every option */
-	static const char *const every[] = { "--threshold-us", "--interval-ms", "--socket", "--attach",
+	static const char *const every[] = { "--threshold-us", "--softirq-threshold-us",
+					     "--softirq-raise-threshold-us", "--vector-threshold-us",
+					     "--no-softirqs", "--no-vectors", "--interval-ms", "--socket", "--attach",
 					     "--max-cells", "--ringbuf-kb", "--outlier-rate", "--log-target",
 					     "--verbose", "--help", "--version" };
 	for (unsigned i = 0; i < sizeof(every) / sizeof(every[0]); i++)

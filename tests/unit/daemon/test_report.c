@@ -375,10 +375,17 @@ static void test_status(void **state)
 {
 	struct fixture *f = *state;
 	struct daemon_info info = {
-		.version = "9.8.7", .attach_style = "raw_tp", .threshold_ns = 250000, .interval_ms = 500,
+		.version = "9.8.7", .attach_style = "raw_tp", .threshold_ns = { 250000, 600000, 700000, 800000 },
+		.interval_ms = 500,
 		.max_cells = 64, .ringbuf_bytes = 262144, .socket_path = "/tmp/x.sock", .pid = 4242,
 	};
-	json_object *s = roundtrip(report_status(&f->c, &info)), *cfg, *progs;
+	json_object *s, *cfg, *progs, *kinds;
+
+	/* what the loader attached, in its order (exits first), and the kinds it loaded */
+	snprintf(f->bpf.l.attached[0].tracepoint, sizeof(f->bpf.l.attached[0].tracepoint), "irq:irq_handler_exit");
+	snprintf(f->bpf.l.attached[1].tracepoint, sizeof(f->bpf.l.attached[1].tracepoint), "irq:irq_handler_entry");
+	f->bpf.l.nattached = 2;
+	s = roundtrip(report_status(&f->c, &info));
 
 	assert_string_equal(json_object_get_string(field(s, "version", json_type_string)), "9.8.7");
 	assert_int_equal(u64(s, "pid"), 4242);
@@ -386,13 +393,18 @@ static void test_status(void **state)
 	assert_string_equal(json_object_get_string(field(s, "attach", json_type_string)), "raw_tp");
 	progs = field(s, "programs", json_type_array);
 	assert_int_equal(json_object_array_length(progs), 2);
-	assert_string_equal(json_object_get_string(json_object_array_get_idx(progs, 0)), "irq:irq_handler_entry");
-	assert_string_equal(json_object_get_string(json_object_array_get_idx(progs, 1)), "irq:irq_handler_exit");
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(progs, 0)), "irq:irq_handler_exit");
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(progs, 1)), "irq:irq_handler_entry");
+	kinds = field(s, "kinds", json_type_array);	/* the fake loader has no object: no kind */
+	assert_int_equal(json_object_array_length(kinds), 0);
 	assert_int_equal(u64(s, "handlers"), NHANDLERS);
 	assert_int_equal(u64(s, "cells_used"), 4);
 	assert_int_equal(u64(field(s, "drops", json_type_object), "no_cell"), 7);
 	cfg = field(s, "config", json_type_object);
 	assert_int_equal(u64(cfg, "threshold_ns"), 250000);
+	assert_int_equal(u64(cfg, "softirq_threshold_ns"), 600000);
+	assert_int_equal(u64(cfg, "softirq_raise_threshold_ns"), 700000);
+	assert_int_equal(u64(cfg, "vector_threshold_ns"), 800000);
 	assert_int_equal(u64(cfg, "interval_ms"), 500);
 	assert_int_equal(u64(cfg, "max_cells"), 64);
 	assert_int_equal(u64(cfg, "ringbuf_bytes"), 262144);
@@ -407,6 +419,103 @@ static void test_status(void **state)
 	f->bpf.pool.next = 4;
 }
 
+/* Softirq run time and raise latency are two kinds joined in one element per vector; vector
+ * interrupts have their own array; both named from the kernel's tables, not by their programs. */
+static void test_joined_kinds(void **state)
+{
+	struct fake_bpf bpf;
+	struct collector c;
+	uint32_t run0, run1, raise0, raise_block, loc;
+	json_object *s, *arr, *el, *cpus;
+	(void)state;
+
+	fake_bpf_init(&bpf, 16);
+	assert_int_equal(collector_init(&c, &bpf.l), 0);
+	fake_clock_ns = c.start_ns = 1000 * NS;
+	c.clock = fake_clock;
+	run0 = fake_bpf_new_kind_cell(&bpf, KIND_SOFTIRQ, 3, 0);	/* NET_RX */
+	run1 = fake_bpf_new_kind_cell(&bpf, KIND_SOFTIRQ, 3, 1);
+	raise0 = fake_bpf_new_kind_cell(&bpf, KIND_SOFTIRQ_RAISE, 3, 0);
+	raise_block = fake_bpf_new_kind_cell(&bpf, KIND_SOFTIRQ_RAISE, 4, 1);	/* BLOCK, no run yet */
+	loc = fake_bpf_new_kind_cell(&bpf, KIND_VECTOR, VEC_LOC, 1);
+	for (unsigned i = 0; i < 10; i++) {
+		fake_bpf_run(&bpf, run0, 1000 + i, 0);
+		fake_bpf_run(&bpf, raise0, 50000, 0);
+	}
+	for (unsigned i = 0; i < 4; i++)
+		fake_bpf_run(&bpf, run1, 2000, 0);
+	fake_bpf_run(&bpf, raise_block, 7000, 0);
+	for (unsigned i = 0; i < 5; i++)
+		fake_bpf_run(&bpf, loc, 3000, 0);
+	fake_clock_ns += NS;
+	collector_tick(&c);
+
+	s = roundtrip(report_hist(&c, WINDOW_TOTAL, -1, NULL));
+	assert_int_equal(json_object_array_length(field(s, "irqs", json_type_array)), 0);
+	arr = field(s, "softirqs", json_type_array);
+	assert_int_equal(json_object_array_length(arr), 2);
+	el = json_object_array_get_idx(arr, 0);
+	assert_string_equal(json_object_get_string(field(el, "vector", json_type_string)), "NET_RX");
+	assert_false(json_object_object_get_ex(el, "irq", NULL));	/* the vector's number is not shown */
+	assert_int_equal(u64(el, "count"), 14);
+	assert_int_equal(u64(el, "window_count"), 14);
+	assert_int_equal(u64(el, "run_total_ns"), 10 * 1000 + 45 + 4 * 2000);
+	assert_int_equal(u64(el, "run_max_ns"), 2000);
+	assert_int_equal(u64(el, "raise_count"), 10);
+	assert_int_equal(u64(el, "raise_max_ns"), 50000);
+	assert_true(u64(el, "raise_p50_ns") <= 50000 && u64(el, "raise_p50_ns") * 1.0905 >= 50000);
+	assert_false(json_object_object_get_ex(el, "raise_time_share", NULL));
+	assert_int_equal(json_object_array_length(field(el, "run_buckets", json_type_array)), 2);	/* 1000..1009 and 2000 ns */
+	assert_int_equal(json_object_array_length(field(el, "raise_buckets", json_type_array)), 1);
+	cpus = field(el, "cpus", json_type_array);
+	assert_int_equal(json_object_array_length(cpus), 2);	/* CPU 0's raise line joins its run line */
+	assert_int_equal(u64(json_object_array_get_idx(cpus, 0), "count"), 10);
+	assert_int_equal(u64(json_object_array_get_idx(cpus, 0), "raise_count"), 10);
+	assert_int_equal(u64(json_object_array_get_idx(cpus, 1), "count"), 4);
+	assert_false(json_object_object_get_ex(json_object_array_get_idx(cpus, 1), "raise_count", NULL));
+	el = json_object_array_get_idx(arr, 1);	/* a raise latency whose run has no cell yet */
+	assert_string_equal(json_object_get_string(field(el, "vector", json_type_string)), "BLOCK");
+	assert_int_equal(u64(el, "raise_count"), 1);
+	assert_false(json_object_object_get_ex(el, "count", NULL));
+	arr = field(s, "vectors", json_type_array);
+	assert_int_equal(json_object_array_length(arr), 1);
+	el = json_object_array_get_idx(arr, 0);
+	assert_string_equal(json_object_get_string(field(el, "name", json_type_string)), "LOC");
+	assert_int_equal(u64(el, "count"), 5);
+	assert_int_equal(u64(el, "max_ns"), 3000);
+	json_object_put(s);
+
+	/* each CPU's load: vectors on CPU 1 (LOC 5 x 3000 ns), softirqs on both (the raise latency
+	 * is a wait, not time taken), over the one-second window */
+	s = roundtrip(report_summary(&c, WINDOW_1S));
+	arr = field(s, "cpu_load", json_type_array);
+	assert_int_equal(json_object_array_length(arr), 2);	/* the loader's possible CPUs */
+	el = json_object_array_get_idx(arr, 0);
+	assert_int_equal(u64(el, "softirq_ns"), 10 * 1000 + 45);
+	assert_int_equal(u64(el, "vector_ns"), 0);
+	assert_true(json_object_object_get_ex(el, "vector_worst", &cpus) && !cpus);
+	assert_string_equal(json_object_get_string(field(field(el, "softirq_worst", json_type_object), "vector", json_type_string)),
+			    "NET_RX");
+	el = json_object_array_get_idx(arr, 1);
+	assert_int_equal(u64(el, "softirq_ns"), 4 * 2000);
+	assert_int_equal(u64(el, "vector_ns"), 5 * 3000);
+	assert_true(dbl(el, "vector_share") > 5 * 3000 / 1.01e9 && dbl(el, "vector_share") < 5 * 3000 / 0.99e9);
+	assert_string_equal(json_object_get_string(field(field(el, "vector_worst", json_type_object), "name", json_type_string)),
+			    "LOC");
+	json_object_put(s);
+
+	/* a name selects across kinds; an IRQ number only hard IRQs */
+	s = roundtrip(report_hist(&c, WINDOW_TOTAL, -1, "NET_RX"));
+	assert_int_equal(json_object_array_length(field(s, "softirqs", json_type_array)), 1);
+	assert_int_equal(json_object_array_length(field(s, "vectors", json_type_array)), 0);
+	json_object_put(s);
+	s = roundtrip(report_hist(&c, WINDOW_TOTAL, 3, NULL));
+	assert_int_equal(json_object_array_length(field(s, "softirqs", json_type_array)), 0);
+	json_object_put(s);
+	collector_free(&c);
+	fake_bpf_free(&bpf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -416,6 +525,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hist_buckets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hist_filters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_status, setup, teardown),
+		cmocka_unit_test(test_joined_kinds),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

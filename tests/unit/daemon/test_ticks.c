@@ -16,7 +16,7 @@
 #define NSERIES 50
 
 struct rec {
-	uint64_t sum, max, aux, cpu[3];
+	uint64_t sum, max, aux, cpu[3], cpu_ns[3];
 	uint64_t bucket[HIST_BUCKETS];
 };
 
@@ -28,6 +28,8 @@ static void fill(struct rec *r, unsigned s)
 	r->aux = s % 3;
 	r->cpu[0] = s;
 	r->cpu[2] = s == 7 ? UINT64_MAX : 2ull * s;	/* CPU 1 idle: not stored */
+	r->cpu_ns[0] = 333ull * s;
+	r->cpu_ns[2] = s == 7 ? UINT64_MAX : 555ull * s + 1;
 	for (unsigned k = s % 5; k < HIST_BUCKETS; k += 1 + s)
 		r->bucket[k] = s == 7 && k == 2 ? UINT64_MAX : k * 13u + s;
 	r->bucket[HIST_OVERFLOW] += s == 9;
@@ -46,16 +48,16 @@ static void test_roundtrip(void **state)
 		if (s % 3)
 			continue;
 		struct tick_delta d = { .sum_ns = r[s].sum, .max_ns = r[s].max, .aux = r[s].aux,
-					.cpu_count = r[s].cpu, .ncpus = 3, .bucket = r[s].bucket };
+					.cpu_count = r[s].cpu, .cpu_sum_ns = r[s].cpu_ns, .ncpus = 3, .bucket = r[s].bucket };
 		assert_int_equal(tick_buf_append(&b, s, &d), 0);
 	}
 	/* read back, asking for every series in order: the others read as nothing */
 	tick_cursor_init(&cur, &b);
 	for (unsigned s = 0; s < NSERIES; s++) {
 		struct hist h = { 0 };
-		uint64_t cpu[3] = { 0 }, n = 0;
+		uint64_t cpu[3] = { 0 }, cpu_ns[3] = { 0 }, n = 0;
 
-		assert_int_equal(tick_cursor_take(&cur, s, &h, cpu, 3), s % 3 == 0);
+		assert_int_equal(tick_cursor_take_cpus(&cur, s, &h, cpu, cpu_ns, 3), s % 3 == 0);
 		if (s % 3) {
 			assert_int_equal(h.count, 0);
 			continue;
@@ -64,7 +66,7 @@ static void test_roundtrip(void **state)
 		assert_true(h.max_ns == r[s].max);
 		assert_int_equal(h.aux, r[s].aux);
 		for (unsigned i = 0; i < 3; i++)
-			assert_true(cpu[i] == r[s].cpu[i]);
+			assert_true(cpu[i] == r[s].cpu[i] && cpu_ns[i] == (r[s].cpu[i] ? r[s].cpu_ns[i] : 0));
 		for (unsigned k = 0; k < HIST_BUCKETS; k++) {
 			if (h.bucket[k] != r[s].bucket[k])
 				fail_msg("series %u bucket %u: %llu, not %llu", s, k, (unsigned long long)h.bucket[k],

@@ -51,6 +51,11 @@ check "its per-CPU line (-C 1): cpu 1 (isolated...)! with its affinity 1" \
 	sh -c "grep -A1 -E '^ +$serial ' '$work/isolated.txt' | grep -qE '^ +affinity 1, effective 1 \\| cpu 1 \\(isolated(, nohz_full)?\\)!: '"
 irqlat --top -b -n 1 -J >"$work/summary.json"
 check "JSON: isolated_cpus is /sys/devices/system/cpu/isolated ($iso)" grep -q "\"isolated_cpus\":\"$iso\"" "$work/summary.json"
+# the per-CPU interrupt load marks CPU 1 too, in the text section and in the JSON
+check "the CPU load section marks CPU 1 isolated${nohz:+ and nohz_full}" \
+	sh -c "sed -n '/^CPU load over/,/^\$/p' '$work/isolated.txt' | grep -qE '^cpu1 .* isolated${nohz:+ nohz_full} *\$'"
+check "JSON: cpu_load marks CPU 1 isolated, CPU 0 not" \
+	sh -c "grep -q '\"cpu\":1,\"isolated\":true' '$work/summary.json' && grep -q '\"cpu\":0,\"isolated\":false' '$work/summary.json'"
 
 # back to CPU 0: within the window it ran on CPU 1, now outside its affinity
 echo 0 >"/proc/irq/$serial/smp_affinity_list"

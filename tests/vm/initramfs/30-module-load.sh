@@ -26,8 +26,8 @@ daemon_log() { diag_file "$work/daemon.log"; }
 kmsg_mark start
 start=$(date +%s)
 
-# outliers off (threshold 0): the event ring then holds the module's events only
-"$IRQLATD" --socket "$sock" --log-target stderr --verbose --interval-ms 200 --threshold-us 0 \
+# outliers off (every threshold 0): the event ring then holds the module's events only
+"$IRQLATD" --socket "$sock" --log-target stderr --verbose --interval-ms 200 --threshold-us 0 --softirq-threshold-us 0 --softirq-raise-threshold-us 0 --vector-threshold-us 0 \
 	--tracepoint silly:me_silly >"$work/daemon.log" 2>&1 &
 daemon=$!
 up() { irqlat status >/dev/null 2>&1; }
