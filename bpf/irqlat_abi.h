@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* The layout shared by the BPF programs (bpf/) and user space (src/): map values, ring-buffer
- * records and the histogram bucketing. One definition, compiled on both sides. */
+ * records and the histogram bucketing (hist_bucket.h). One definition, compiled on both sides.
+ *
+ * Every latency kind (today: hard-IRQ handler run time) fills the same cells from one pool: a
+ * cell is one series of one kind (hardirq: one irqaction) on one CPU. The kind's program keeps
+ * what it needs per CPU in its own per-CPU map; the cells, their metadata and the cold-path
+ * index are shared by all kinds (bpf/cell.bpf.h), so user space reads one mmap'ed array. */
 #ifndef IRQLAT_ABI_H
 #define IRQLAT_ABI_H
 
@@ -9,55 +14,72 @@
 #else
 #include <linux/types.h>
 #endif
-
-/* Log-linear histogram: values below 2^SUB_BITS ns have a bucket each; above, every power of
- * two is cut into 2^SUB_BITS equal sub-buckets, so a bucket is at most 1/8 = 12.5% as wide as
- * its lower bound. The last bucket holds everything from 2^HIST_MAX_LOG2 ns (4.29 s) up. */
-#define HIST_SUB_BITS 3
-#define HIST_SUB 8u
-#define HIST_MAX_LOG2 32
-#define HIST_BUCKETS ((HIST_MAX_LOG2 - HIST_SUB_BITS + 1) * HIST_SUB + 1) /* 241 */
+#include "hist_bucket.h"
 
 #define IRQ_NAME_LEN 32
 #define TASK_COMM_LEN_ABI 16
 #define TP_MAX_ARGS 8
 #define MODULE_NAME_LEN_ABI 56	/* the kernel's MODULE_NAME_LEN on 64-bit */
 
-/* One cell is one handler (irqaction) on one CPU. Cells are allocated by the BPF program the
- * first time a handler fires on a CPU, so CPU x handler pairs that never fire cost nothing
- * beyond the preallocated pool. Only the owning CPU writes a cell (hard IRQ handlers do not
- * nest), so the hot path needs neither atomics nor locks. */
-struct irq_cell {
-	__u64 count;          /* handler runs */
-	__u64 sum_ns;         /* total time in the handler */
-	__u64 max_ns;         /* largest run since user space last took it (it swaps in 0) */
-	__u64 spurious;       /* runs that returned IRQ_NONE */
-	__u32 hist[HIST_BUCKETS];
-	__u32 _pad;
+/* What a cell measures; user space names and groups series by it (src/daemon/kind.c). */
+enum lat_kind {
+	KIND_HARDIRQ = 0,	/* hard-IRQ handler run time; id: irqaction, sub: IRQ number */
+	KINDS = 1,
 };
 
-/* Written once when a cell is allocated; user space groups cells into handlers by (irq, id). */
-struct irq_cell_meta {
-	__u64 action_id;      /* identity of the irqaction (its address); never shown to users */
-	__u32 irq;
+/* One series of one kind on one CPU. Allocated by the kind's program the first time the series
+ * shows on that CPU, from a preallocated pool, so CPU x series pairs that never fire cost
+ * nothing beyond the pool. Only the owning CPU writes it (a kind's events do not nest on a
+ * CPU), so the hot path needs neither atomics nor locks. The runs are the sum of hist[]: no
+ * separate count, so a copy of a cell always agrees with itself.
+ * 1088 bytes, 17 cache lines: the header and the first buckets share the first. */
+struct lat_cell {
+	__u64 id;		/* the series within its kind (hardirq: the irqaction's address) */
+	__u32 sub;		/* the rest of its identity (hardirq: the IRQ number) */
+	__u32 aux;		/* per-kind count, mod 2^32 (hardirq: runs that returned IRQ_NONE) */
+	__u64 sum_ns;		/* total of the values */
+	__u64 max_ns;		/* largest value since user space last took it (it swaps in 0) */
+	__u64 threshold_ns;	/* values at or above go to the ring buffer; ~0: off. User space sets it */
+	__u32 hist[HIST_BUCKETS];	/* counts mod 2^32, bucket k as in hist_bucket.h */
+	__u32 _pad[4];
+};
+
+/* Written once by the program that allocates the cell; `ready` last: user space takes a cell
+ * once it is set. */
+struct lat_cell_meta {
+	__u64 id;		/* as in the cell */
+	__u32 sub;
 	__u32 cpu;
-	char name[IRQ_NAME_LEN];
+	__u32 kind;		/* enum lat_kind */
+	__u32 ready;		/* 1 once everything above and name are written */
+	char name[IRQ_NAME_LEN];	/* hardirq: irqaction->name; kinds named in user space leave it empty */
 };
 
-/* Per (CPU, IRQ number): the cell of the handler that last ran there, and its entry time.
- * Shared lines run several handlers in turn; a miss falls back to the cell hash. */
-struct irq_slot {
-	__u64 action_id;
-	__u64 start_ns;
-	__u32 cell;
-	__u32 _pad;
-};
-
+/* The cold path's index: (kind, id, sub, cpu) -> cell. */
 struct cell_key {
-	__u64 action_id;
-	__u32 irq;
-	__u32 cpu;
+	__u64 id;
+	__u32 sub;
+	__u16 cpu;
+	__u16 kind;
 };
+
+/* The pool's counter (map cell_next, shared by every kind, mmap'ed by user space). */
+struct cell_pool {
+	__u32 next;		/* cells handed out; may run past max when the pool is exhausted */
+	__u32 max;		/* the pool's size, set by the loader */
+};
+
+/* The hardirq program's per-CPU state (bpf/hardirq.bpf.c); here so that user space can count
+ * its memory. Hard-IRQ handlers do not nest on a CPU: one start time and one running action
+ * per CPU, and a direct-mapped cache of cells by IRQ number (a power of two, so the slot is a
+ * mask away; IRQ numbers that collide modulo it still measure right, through the cold path).
+ * A multiple of 64 bytes: one element per CPU in an array, no two CPUs share a cache line. */
+#define HARDIRQ_CACHE 4096
+struct hardirq_cpu {
+	__u64 start_ns;
+	__u64 action;		/* the irqaction running, 0 between handlers */
+	__u32 cell[HARDIRQ_CACHE];	/* IRQ number -> cell index + 1 (0: none) */
+} __attribute__((aligned(64)));
 
 enum ringbuf_kind {
 	RB_OUTLIER = 1,
@@ -72,17 +94,17 @@ enum drop_kind {
 	DROP_KINDS = 3,
 };
 
+/* A value at or above its cell's threshold. The cell tells the kind, the series, its name
+ * and the CPU: user space has them, so the record carries none of them. */
 struct outlier_event {
-	__u32 kind;           /* RB_OUTLIER */
-	__u32 cpu;
-	__u64 ts_ns;          /* CLOCK_MONOTONIC at handler exit */
-	__u64 duration_ns;
-	__u32 irq;
+	__u32 type;           /* RB_OUTLIER */
 	__u32 cell;
-	__u32 pid;            /* interrupted task (tid) */
+	__u64 ts_ns;          /* CLOCK_MONOTONIC when the value was taken */
+	__u64 value_ns;       /* the duration or latency */
+	__u32 pid;            /* the task on the CPU (hard IRQ: the one it interrupted), tid */
 	__u32 tgid;
 	char comm[TASK_COMM_LEN_ABI];
-	char name[IRQ_NAME_LEN];
+	__u64 aux;            /* per kind (hardirq: the handler's return value) */
 };
 
 struct tracepoint_event {
@@ -114,31 +136,5 @@ struct module_event {
 	char comm[TASK_COMM_LEN_ABI];
 	char name[MODULE_NAME_LEN_ABI];
 };
-
-/* floor(log2(v)) for v > 0 without loops or a count-leading-zeros instruction (BPF has none). */
-static inline __u32 irqlat_log2(__u64 v)
-{
-	__u32 r = 0, s;
-
-	s = (v > 0xFFFFFFFFull) << 5; v >>= s; r |= s;
-	s = (v > 0xFFFF) << 4; v >>= s; r |= s;
-	s = (v > 0xFF) << 3; v >>= s; r |= s;
-	s = (v > 0xF) << 2; v >>= s; r |= s;
-	s = (v > 0x3) << 1; v >>= s; r |= s;
-	r |= (__u32)(v >> 1);
-	return r;
-}
-
-static inline __u32 hist_bucket(__u64 ns)
-{
-	__u32 e;
-
-	if (ns < HIST_SUB)
-		return (__u32)ns;
-	if (ns >= (1ull << HIST_MAX_LOG2))
-		return HIST_BUCKETS - 1;
-	e = irqlat_log2(ns);
-	return (e - HIST_SUB_BITS + 1) * HIST_SUB + (__u32)((ns >> (e - HIST_SUB_BITS)) & (HIST_SUB - 1));
-}
 
 #endif

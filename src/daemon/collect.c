@@ -4,10 +4,23 @@
 #include <string.h>
 #include <time.h>
 #include "collect.h"
+#include "kind.h"
 #include "log.h"
+#include "common/macro.h"
 
 static const unsigned window_ticks[] = { 1, 10, 60, 0 };
 #define TICK_TIMES (WINDOW_TICKS_MAX + 1)	/* entries of collector.tick_ns */
+
+/* A cell as the collector last read it: what the next read is a delta from, and, summed over
+ * a series' cells, its buckets since start. The counters are 32-bit and wrap; their
+ * differences do not (a tick holds far fewer than 2^32 values). hi counts the wraps of each
+ * bucket: NULL until the first (a bucket of one cell past 4 billion values). */
+struct cell_prev {
+	uint64_t sum_ns;
+	uint32_t aux;
+	uint32_t hist[HIST_BUCKETS];
+	uint32_t *hi;
+};
 
 uint64_t now_ns(void)
 {
@@ -21,12 +34,14 @@ int collector_init(struct collector *c, struct loader *bpf)
 {
 	memset(c, 0, sizeof(*c));
 	c->bpf = bpf;
-	c->start_ns = now_ns();
-	c->cells = calloc(bpf->max_cells, sizeof(*c->cells));
+	c->clock = now_ns;
+	c->start_ns = c->snap_begin_ns = c->snap_end_ns = now_ns();
+	c->ncells = bpf->max_cells;
+	c->cells = calloc(c->ncells ? c->ncells : 1, sizeof(*c->cells));
 	if (!c->cells)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < bpf->max_cells; i++)
-		c->cells[i].handler = -1;
+	for (uint32_t i = 0; i < c->ncells; i++)
+		c->cells[i].series = -1;
 	c->topology = calloc(1, sizeof(*c->topology));
 	c->peers = calloc(1, sizeof(*c->peers));
 	return c->topology && c->peers ? 0 : -ENOMEM;
@@ -34,10 +49,18 @@ int collector_init(struct collector *c, struct loader *bpf)
 
 void collector_free(struct collector *c)
 {
-	for (unsigned i = 0; i < c->nhandlers; i++)
-		free(c->handlers[i].cpus);
-	free(c->handlers);
+	for (unsigned i = 0; i < c->nseries; i++)
+		free(c->series[i].cpus);
+	for (uint32_t i = 0; i < c->ncells; i++)
+		if (c->cells[i].prev) {
+			free(c->cells[i].prev->hi);
+			free(c->cells[i].prev);
+		}
+	for (unsigned t = 0; t < WINDOW_TICKS_MAX; t++)
+		tick_buf_free(&c->ticks[t]);
+	free(c->series);
 	free(c->cells);
+	free(c->cpu_delta);
 	storm_free(&c->storms);
 	if (c->topology)
 		topology_free(c->topology);
@@ -48,122 +71,239 @@ void collector_free(struct collector *c)
 	memset(c, 0, sizeof(*c));
 }
 
-static int handler_for(struct collector *c, const struct irq_cell_meta *m)
+/* The series (kind, id, sub), made on its first cell. */
+static int series_for(struct collector *c, const struct lat_cell_meta *m)
 {
 	unsigned i;
 
-	for (i = 0; i < c->nhandlers; i++)
-		if (c->handlers[i].irq == m->irq && c->handlers[i].action_id == m->action_id)
+	for (i = 0; i < c->nseries; i++)
+		if (c->series[i].kind == m->kind && c->series[i].sub == m->sub && c->series[i].id == m->id)
 			return (int)i;
-	struct handler *nh = realloc(c->handlers, (c->nhandlers + 1) * sizeof(*nh));
-	if (!nh)
-		return -ENOMEM;
-	c->handlers = nh;
-	memset(&nh[i], 0, sizeof(nh[i]));
-	nh[i].irq = m->irq;
-	nh[i].action_id = m->action_id;
-	memcpy(nh[i].name, m->name, IRQ_NAME_LEN);
-	nh[i].name[IRQ_NAME_LEN - 1] = 0;
-	c->nhandlers++;
+	if (c->nseries == c->series_cap) {
+		unsigned cap = c->series_cap ? 2 * c->series_cap : 16;
+		struct series *ns = realloc(c->series, cap * sizeof(*ns));
+
+		if (!ns)
+			return -ENOMEM;
+		c->series = ns;
+		c->series_cap = cap;
+	}
+	struct series *s = &c->series[i];
+
+	memset(s, 0, sizeof(*s));
+	s->kind = m->kind < KINDS ? (enum lat_kind)m->kind : KIND_HARDIRQ;
+	s->id = m->id;
+	s->sub = m->sub;
+	memcpy(s->name, m->name, IRQ_NAME_LEN);
+	s->name[IRQ_NAME_LEN - 1] = 0;
+	c->nseries++;
 	return (int)i;
 }
 
-static int attach_cell(struct collector *c, struct cell_state *cs, const struct irq_cell_meta *m)
+/* Room for n CPUs in the tick's per-CPU scratch. */
+static int grow_cpu_delta(struct collector *c, unsigned n)
 {
-	int h = handler_for(c, m);
-	struct handler *hd;
-	struct cpu_stat *nc;
+	uint64_t *cd;
 
-	if (h < 0)
-		return h;
-	hd = &c->handlers[h];
-	nc = realloc(hd->cpus, (hd->ncpus + 1) * sizeof(*nc));
+	if (n <= c->cpu_delta_cap)
+		return 0;
+	cd = realloc(c->cpu_delta, n * sizeof(*cd));
+	if (!cd)
+		return -ENOMEM;
+	c->cpu_delta = cd;
+	c->cpu_delta_cap = n;
+	return 0;
+}
+
+/* Takes cell id once its metadata is ready: one more CPU of its series. */
+static int take_cell(struct collector *c, uint32_t id)
+{
+	struct cell_state *cs = &c->cells[id];
+	volatile struct lat_cell_meta *vm = &c->bpf->meta[id];
+	_cleanup_free_ struct cell_prev *prev = NULL;
+	struct lat_cell_meta m;
+	struct series_cpu *nc;
+	struct series *s;
+	int r;
+
+	if (!__atomic_load_n(&vm->ready, __ATOMIC_ACQUIRE))
+		return -EAGAIN;	/* being allocated right now */
+	memcpy(&m, (const void *)vm, sizeof(m));
+	prev = calloc(1, sizeof(*prev));
+	if (!prev)
+		return -ENOMEM;
+	r = series_for(c, &m);
+	if (r < 0)
+		return r;
+	s = &c->series[r];
+	if (grow_cpu_delta(c, s->ncpus + 1) < 0)
+		return -ENOMEM;
+	nc = realloc(s->cpus, (s->ncpus + 1) * sizeof(*nc));
 	if (!nc)
 		return -ENOMEM;
-	hd->cpus = nc;
-	memset(&nc[hd->ncpus], 0, sizeof(*nc));
-	nc[hd->ncpus].cpu = m->cpu;
-	cs->cpu_idx = hd->ncpus++;
-	cs->handler = h;
+	s->cpus = nc;
+	/* counted from zero: what the cell holds was counted since the daemon made the maps */
+	nc[s->ncpus] = (struct series_cpu){ .cpu = m.cpu, .cell = id };
+	cs->cpu_slot = s->ncpus++;
+	cs->series = r;
+	cs->prev = TAKE_PTR(prev);
+	loader_apply_threshold(c->bpf, id);
 	return 0;
+}
+
+/* Cells handed out since the last tick; those still being written wait for the next one. */
+static void take_new_cells(struct collector *c, uint32_t used)
+{
+	uint32_t first_waiting = used;
+
+	for (uint32_t id = c->pending; id < used; id++) {
+		if (c->cells[id].series >= 0)
+			continue;
+		int r = take_cell(c, id);
+
+		if (r == -EAGAIN || r == -ENOMEM) {
+			if (r == -ENOMEM)
+				log_error("out of memory tracking cell %u (%.*s): tried again next interval", id,
+					  IRQ_NAME_LEN, c->bpf->meta[id].name);
+			if (id < first_waiting)
+				first_waiting = id;
+		}
+	}
+	c->pending = first_waiting;
+}
+
+const struct series *collector_cell_series(struct collector *c, uint32_t id, uint32_t *cpu)
+{
+	if (id >= c->ncells || id >= loader_cells_used(c->bpf))
+		return NULL;
+	if (c->cells[id].series < 0 && take_cell(c, id) < 0)
+		return NULL;
+	const struct series *s = &c->series[c->cells[id].series];
+
+	*cpu = s->cpus[c->cells[id].cpu_slot].cpu;
+	return s;
+}
+
+/* Folds what cell cs moved since the last read into the tick's scratch; its count, or 0 when
+ * it did not fire (one cache line read: a value adds to the sum, or 0 ns to bucket 0). */
+static uint64_t read_cell(struct collector *c, struct cell_state *cs, volatile struct lat_cell *live,
+			  uint64_t *sum, uint64_t *max, uint64_t *aux)
+{
+	struct cell_prev *prev = cs->prev;
+	uint64_t n = 0, m;
+
+	if (live->sum_ns == prev->sum_ns && live->hist[HIST_ZERO] == prev->hist[HIST_ZERO])
+		return 0;
+	/* max is "since last read": take it and leave 0 in its place, then copy the rest */
+	m = __atomic_exchange_n(&live->max_ns, 0, __ATOMIC_RELAXED);
+	uint64_t now_sum = __atomic_load_n(&live->sum_ns, __ATOMIC_RELAXED);
+	uint32_t now_aux = __atomic_load_n(&live->aux, __ATOMIC_RELAXED);
+
+	for (unsigned b = 0; b < HIST_BUCKETS; b++) {
+		uint32_t v = __atomic_load_n(&live->hist[b], __ATOMIC_RELAXED);
+		uint32_t d = v - prev->hist[b];	/* mod 2^32 */
+
+		if (!d)
+			continue;
+		if (v < prev->hist[b]) {	/* wrapped */
+			if (!prev->hi && !(prev->hi = calloc(HIST_BUCKETS, sizeof(*prev->hi))))
+				log_error("out of memory: a bucket counter that wrapped is lost from its series' totals");
+			else
+				prev->hi[b]++;
+		}
+		c->delta[b] += d;
+		n += d;
+		prev->hist[b] = v;
+	}
+	*sum += now_sum - prev->sum_ns;
+	*aux += (uint32_t)(now_aux - prev->aux);
+	if (n && m > *max)
+		*max = m;
+	prev->sum_ns = now_sum;
+	prev->aux = now_aux;
+	return n;
+}
+
+/* One series' tick: its cells' deltas, into its total and the tick's record. */
+static int tick_series(struct collector *c, unsigned si, struct tick_buf *buf)
+{
+	struct series *s = &c->series[si];
+	uint64_t sum = 0, max = 0, aux = 0, n = 0;
+
+	for (unsigned k = 0; k < s->ncpus; k++) {
+		struct cell_state *cs = &c->cells[s->cpus[k].cell];
+		uint64_t d = read_cell(c, cs, &c->bpf->cells[s->cpus[k].cell], &sum, &max, &aux);
+
+		c->cpu_delta[k] = d;
+		s->cpus[k].count += d;
+		n += d;
+	}
+	if (!n && !sum)
+		return 0;
+	struct tick_delta td = { .sum_ns = sum, .max_ns = max, .aux = aux, .cpu_count = c->cpu_delta,
+				 .ncpus = s->ncpus, .bucket = c->delta };
+
+	if (s->kind == KIND_HARDIRQ && storm_feed(&c->storms, si, s->sub, s->name, n, aux) < 0)
+		log_error("out of memory: no storm detection for IRQ %u (%s)", s->sub, s->name);
+	s->count += n;
+	s->sum_ns += sum;
+	s->aux += aux;
+	if (max > s->max_ns)
+		s->max_ns = max;
+	int r = tick_buf_append(buf, si, &td);
+
+	memset(c->delta, 0, sizeof(c->delta));
+	return r;
+}
+
+static void read_drops(struct collector *c, int *err)
+{
+	uint64_t drops[DROP_KINDS];
+	int r = loader_read_drops(c->bpf, drops);
+
+	if (r < 0) {
+		*err = r;
+		return;
+	}
+	for (int k = 0; k < DROP_KINDS; k++) {
+		if (drops[k] > c->drops[k] && k != DROP_TRACEPOINT)
+			log_warning("%llu %s in the last interval (%llu since start)",
+				    (unsigned long long)(drops[k] - c->drops[k]),
+				    k == DROP_OUTLIER ? "outliers lost: the ring buffer was full (raise --ringbuf-kb)"
+						      : "IRQs not measured: no free histogram cell (raise --max-cells)",
+				    (unsigned long long)drops[k]);
+		c->drops[k] = drops[k];
+	}
 }
 
 int collector_tick(struct collector *c)
 {
-	uint32_t used = loader_cells_used(c->bpf);
-	unsigned slot = (unsigned)(c->tick % WINDOW_TICKS_MAX);
-	uint64_t drops[DROP_KINDS];
-	int r;
+	struct tick_buf *buf = &c->ticks[c->tick % WINDOW_TICKS_MAX];
+	struct timespec wall;
+	int err = 0;
 
-	for (unsigned i = 0; i < c->nhandlers; i++) {
-		memset(&c->handlers[i].ring[slot], 0, sizeof(struct hist_tick));
-		for (unsigned k = 0; k < c->handlers[i].ncpus; k++)
-			c->handlers[i].cpus[k].window_count[slot] = 0;
-	}
-
-	for (uint32_t id = 0; id < used; id++) {
-		struct cell_state *cs = &c->cells[id];
-		volatile struct irq_cell *live = &c->bpf->cells[id];
-		struct irq_cell now;
-
-		if (cs->handler < 0) {
-			struct irq_cell_meta m;
-
-			memcpy(&m, (const void *)&c->bpf->meta[id], sizeof(m));
-			if (!__atomic_load_n(&c->bpf->meta[id].action_id, __ATOMIC_ACQUIRE))
-				continue;	/* being allocated right now */
-			if (attach_cell(c, cs, &m) < 0) {
-				log_error("out of memory tracking IRQ %u (%s)", m.irq, m.name);
-				continue;
-			}
+	c->snap_begin_ns = c->clock();
+	take_new_cells(c, loader_cells_used(c->bpf));
+	tick_buf_reset(buf);
+	for (unsigned si = 0; si < c->nseries; si++)
+		if (tick_series(c, si, buf) < 0 && !err) {
+			log_error("out of memory keeping the last %d ticks: the windows lose part of this one",
+				  WINDOW_TICKS_MAX);
+			err = 0;	/* logged; the totals are right, the windows short by it */
 		}
-		/* max is "since last read": take it and leave 0 in its place */
-		uint64_t max = __atomic_exchange_n(&live->max_ns, 0, __ATOMIC_RELAXED);
-		memcpy(&now, (const void *)live, sizeof(now));
+	read_drops(c, &err);
+	c->cost_read = loader_read_cost(c->bpf, &c->cost) == 0;
+	c->snap_end_ns = c->clock();
+	clock_gettime(CLOCK_REALTIME, &wall);
+	c->snap_wall_s = (double)wall.tv_sec + wall.tv_nsec / 1e9;
+	c->tick_ns[c->tick % TICK_TIMES] = c->snap_end_ns;
+	/* this tick's runs and IRQ_NONE returns of each handler, to the storm rules (storm.h);
+	 * tick_series fed those that ran */
+	uint64_t begin = c->tick ? c->tick_ns[(c->tick - 1) % TICK_TIMES] : c->start_ns;
 
-		struct handler *h = &c->handlers[cs->handler];
-		struct hist_tick *d = &h->ring[slot];
-		uint64_t dcount = now.count - cs->prev.count;
-
-		d->count += (uint32_t)dcount;
-		d->sum_ns += now.sum_ns - cs->prev.sum_ns;
-		d->spurious += (uint32_t)(now.spurious - cs->prev.spurious);
-		if (dcount && max > d->max_ns)
-			d->max_ns = max;
-		for (unsigned b = 0; b < HIST_BUCKETS; b++)
-			d->bucket[b] += (uint32_t)(now.hist[b] - cs->prev.hist[b]);	/* mod 2^32 */
-		h->cpus[cs->cpu_idx].count += dcount;
-		h->cpus[cs->cpu_idx].window_count[slot] = dcount;
-		cs->prev = now;
-	}
-	for (unsigned i = 0; i < c->nhandlers; i++)
-		hist_add_tick(&c->handlers[i].total, &c->handlers[i].ring[slot]);
-
-	r = loader_read_drops(c->bpf, drops);
-	if (r >= 0) {
-		for (int k = 0; k < DROP_KINDS; k++) {
-			if (drops[k] > c->drops[k] && k != DROP_TRACEPOINT)
-				log_warning("%llu %s in the last interval (%llu since start)",
-					    (unsigned long long)(drops[k] - c->drops[k]),
-					    k == DROP_OUTLIER ? "outliers lost: the ring buffer was full (raise --ringbuf-kb)"
-							      : "IRQs not measured: no free histogram cell (raise --max-cells)",
-					    (unsigned long long)drops[k]);
-			c->drops[k] = drops[k];
-		}
-	}
-	uint64_t end = now_ns(), begin = c->tick ? c->tick_ns[(c->tick - 1) % TICK_TIMES] : c->start_ns;
-
-	c->tick_ns[c->tick % TICK_TIMES] = end;
-	/* this tick's runs and IRQ_NONE returns, to the storm rules (storm.h) */
-	for (unsigned i = 0; i < c->nhandlers; i++) {
-		const struct handler *h = &c->handlers[i];
-
-		if (storm_feed(&c->storms, i, h->irq, h->name, h->ring[slot].count, h->ring[slot].spurious) < 0)
-			log_error("out of memory: no storm detection for IRQ %u (%s)", h->irq, h->name);
-	}
-	storm_tick(&c->storms, (double)(end - begin) / 1e9, end, storm_journal, NULL);
+	storm_tick(&c->storms, (double)(c->snap_end_ns - begin) / 1e9, c->snap_end_ns, storm_journal, NULL);
 	c->tick++;
-	return r < 0 ? r : 0;
+	return err;
 }
 
 static unsigned ticks_in(const struct collector *c, enum window w)
@@ -175,8 +315,9 @@ static unsigned ticks_in(const struct collector *c, enum window w)
 	return n;
 }
 
-static double window_seconds(const struct collector *c, enum window w, unsigned n)
+double collector_window_seconds(const struct collector *c, enum window w)
 {
+	unsigned n = ticks_in(c, w);
 	uint64_t end, begin;
 
 	if (!c->tick)
@@ -191,42 +332,54 @@ static double window_seconds(const struct collector *c, enum window w, unsigned 
 	return (double)(end - begin) / 1e9;
 }
 
-void collector_window(const struct collector *c, const struct handler *h, enum window w,
-		      struct hist *out, double *seconds)
+void collector_series_total(const struct collector *c, unsigned s, struct hist *out)
 {
-	unsigned n = ticks_in(c, w);
+	const struct series *se = &c->series[s];
 
-	if (w == WINDOW_TOTAL) {
-		*out = h->total;
-	} else {
-		memset(out, 0, sizeof(*out));
-		for (unsigned i = 0; i < n; i++)
-			hist_add_tick(out, &h->ring[(c->tick - 1 - i) % WINDOW_TICKS_MAX]);
+	memset(out, 0, sizeof(*out));
+	out->count = se->count;
+	out->sum_ns = se->sum_ns;
+	out->aux = se->aux;
+	out->max_ns = se->max_ns;
+	for (unsigned k = 0; k < se->ncpus; k++) {
+		const struct cell_prev *p = c->cells[se->cpus[k].cell].prev;
+
+		for (unsigned b = 0; b < HIST_BUCKETS; b++)
+			out->bucket[b] += p->hist[b] + (p->hi ? (uint64_t)p->hi[b] << 32 : 0);
 	}
-	*seconds = window_seconds(c, w, n);
 }
 
-uint64_t collector_cpu_window_count(const struct collector *c, const struct cpu_stat *cs, enum window w)
+void collector_window_begin(const struct collector *c, enum window w, struct window_iter *it)
 {
-	uint64_t sum = 0;
-	unsigned n;
-
-	if (w == WINDOW_TOTAL)
-		return cs->count;
-	n = ticks_in(c, w);
-	for (unsigned i = 0; i < n; i++)
-		sum += cs->window_count[(c->tick - 1 - i) % WINDOW_TICKS_MAX];
-	return sum;
+	it->c = c;
+	it->w = w;
+	it->n = w == WINDOW_TOTAL ? 0 : ticks_in(c, w);
+	for (unsigned i = 0; i < it->n; i++)
+		tick_cursor_init(&it->cur[i], &c->ticks[(c->tick - 1 - i) % WINDOW_TICKS_MAX]);
 }
 
-uint64_t collector_live_count(const struct collector *c, const struct handler *h)
+void collector_window_next(struct window_iter *it, unsigned s, struct hist *out, uint64_t *cpu_count)
 {
-	uint32_t used = loader_cells_used(c->bpf);
-	int idx = (int)(h - c->handlers);
-	uint64_t n = h->total.count;
+	const struct series *se = &it->c->series[s];
 
-	for (uint32_t id = 0; id < used && id < c->bpf->max_cells; id++)
-		if (c->cells[id].handler == idx)
-			n += __atomic_load_n(&c->bpf->cells[id].count, __ATOMIC_RELAXED) - c->cells[id].prev.count;
-	return n;
+	if (cpu_count)
+		memset(cpu_count, 0, se->ncpus * sizeof(*cpu_count));
+	if (it->w == WINDOW_TOTAL) {
+		collector_series_total(it->c, s, out);
+		for (unsigned k = 0; cpu_count && k < se->ncpus; k++)
+			cpu_count[k] = se->cpus[k].count;
+		return;
+	}
+	memset(out, 0, sizeof(*out));
+	for (unsigned i = 0; i < it->n; i++)
+		tick_cursor_take(&it->cur[i], s, out, cpu_count, se->ncpus);
+}
+
+void collector_window(const struct collector *c, unsigned s, enum window w, struct hist *out, double *seconds)
+{
+	struct window_iter it;
+
+	collector_window_begin(c, w, &it);
+	collector_window_next(&it, s, out, NULL);
+	*seconds = collector_window_seconds(c, w);
 }

@@ -2,43 +2,44 @@
 #include <string.h>
 #include "hist.h"
 
-uint64_t hist_lower_ns(unsigned b)
+/* floor(B) of the upper bound of regular bucket k (1..256): for k = 8e + 1 + n the bound is
+ * 2^e * c_n (bpf/hist_bucket.h), and floor(2^e c_n) = floor(HIST_Tn / 2^(63 - e)) because
+ * HIST_Tn = floor(2^63 c_n): exact, with the same constants the BPF side compares against. */
+static uint64_t upper_floor_ns(unsigned k)
 {
-	unsigned e;
+	static const uint64_t t[8] = { HIST_T0, HIST_T1, HIST_T2, HIST_T3, HIST_T4, HIST_T5, HIST_T6, HIST_T7 };
+	unsigned e = (k - 1) / 8, n = (k - 1) % 8;
 
-	if (b < HIST_SUB)
-		return b;
-	if (b >= HIST_BUCKETS - 1)
-		return 1ull << HIST_MAX_LOG2;
-	e = b / HIST_SUB + HIST_SUB_BITS - 1;
-	return (1ull << e) + (uint64_t)(b % HIST_SUB) * (1ull << (e - HIST_SUB_BITS));
+	return t[n] >> (63 - e);
 }
 
-uint64_t hist_upper_ns(unsigned b)
+uint64_t hist_upper_ns(unsigned k)
 {
-	return b >= HIST_BUCKETS - 1 ? UINT64_MAX : hist_lower_ns(b + 1);
+	if (k == HIST_ZERO)
+		return 1;
+	if (k >= HIST_OVERFLOW)
+		return UINT64_MAX;
+	return upper_floor_ns(k) + 1;
+}
+
+uint64_t hist_lower_ns(unsigned k)
+{
+	if (k == HIST_ZERO)
+		return 0;
+	if (k > HIST_OVERFLOW)
+		return UINT64_MAX;
+	return hist_upper_ns(k - 1);
 }
 
 void hist_add(struct hist *into, const struct hist *h)
 {
 	into->count += h->count;
 	into->sum_ns += h->sum_ns;
-	into->spurious += h->spurious;
+	into->aux += h->aux;
 	if (h->max_ns > into->max_ns)
 		into->max_ns = h->max_ns;
 	for (unsigned b = 0; b < HIST_BUCKETS; b++)
 		into->bucket[b] += h->bucket[b];
-}
-
-void hist_add_tick(struct hist *into, const struct hist_tick *t)
-{
-	into->count += t->count;
-	into->sum_ns += t->sum_ns;
-	into->spurious += t->spurious;
-	if (t->max_ns > into->max_ns)
-		into->max_ns = t->max_ns;
-	for (unsigned b = 0; b < HIST_BUCKETS; b++)
-		into->bucket[b] += t->bucket[b];
 }
 
 uint64_t hist_quantile(const struct hist *h, double q)
@@ -73,14 +74,17 @@ uint64_t hist_quantile(const struct hist *h, double q)
 		seen += h->bucket[b];
 	}
 	if (b == HIST_BUCKETS)
-		b = HIST_BUCKETS - 1;
+		b = HIST_OVERFLOW;
 	uint64_t lo = hist_lower_ns(b);
-	uint64_t hi = b == HIST_BUCKETS - 1 ? (h->max_ns > lo ? h->max_ns : lo) : hist_upper_ns(b);
+	/* the whole-ns values of the bucket are lo .. hi - 1; the overflow's top is the max */
+	uint64_t hi = b == HIST_OVERFLOW ? (h->max_ns > lo ? h->max_ns + 1 : lo + 1) : hist_upper_ns(b);
 	/* the k-th of n samples in a bucket sits at the middle of the k-th of n equal parts */
 	double frac = (rank - (double)seen - 0.5) / (double)h->bucket[b];
 	if (frac < 0)
 		frac = 0;
 	uint64_t v = lo + (uint64_t)(frac * (double)(hi - lo));
+	if (v >= hi)
+		v = hi - 1;
 	if (h->max_ns && v > h->max_ns)
 		v = h->max_ns;
 	return v;
@@ -91,7 +95,7 @@ void hist_summarize(const struct hist *h, struct hist_summary *s)
 	memset(s, 0, sizeof(*s));
 	s->count = h->count;
 	s->sum_ns = h->sum_ns;
-	s->spurious = h->spurious;
+	s->aux = h->aux;
 	s->max_ns = h->max_ns;
 	if (!h->count)
 		return;

@@ -184,7 +184,7 @@ void summary_init(struct summary_state *s, uint64_t now)
 
 void summary_free(struct summary_state *s)
 {
-	free(s->prev);
+	tick_buf_free(&s->prev);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -204,11 +204,9 @@ static int by_p99_desc(const void *a, const void *b)
 static void hist_since(struct hist *out, const struct hist *now, const struct hist *prev)
 {
 	*out = *now;
-	if (!prev)
-		return;
 	out->count -= prev->count;
 	out->sum_ns -= prev->sum_ns;
-	out->spurious -= prev->spurious;
+	out->aux -= prev->aux;
 	for (unsigned b = 0; b < HIST_BUCKETS; b++)
 		out->bucket[b] -= prev->bucket[b];
 }
@@ -218,19 +216,35 @@ void journal_summary(struct summary_state *s, const struct collector *c, uint64_
 {
 	uint64_t now = now_ns(), total = 0, drops = 0;
 	double secs = (double)(now - s->prev_ns) / 1e9;
-	_cleanup_free_ struct ranked *r = calloc(c->nhandlers ? c->nhandlers : 1, sizeof(*r));
-	_cleanup_free_ struct hist *delta = malloc(sizeof(*delta));
+	_cleanup_free_ struct ranked *r = calloc(c->nseries ? c->nseries : 1, sizeof(*r));
+	_cleanup_free_ struct hist *delta = malloc(sizeof(*delta)), *now_h = malloc(sizeof(*now_h)),
+				   *prev_h = malloc(sizeof(*prev_h));
+	struct tick_buf next = { 0 };
+	struct tick_cursor cur;
 	struct jfields f = { 0 };
 	char msg[768], rate[32], d[32];
-	unsigned n = 0, active = 0;
+	unsigned n = 0, active = 0, handlers = 0;
 	size_t used;
 
-	if (!r || !delta) {
+	if (!r || !delta || !now_h || !prev_h) {
 		log_error("out of memory writing the periodic summary");
 		return;
 	}
-	for (unsigned i = 0; i < c->nhandlers; i++) {
-		hist_since(delta, &c->handlers[i].total, i < s->nprev ? &s->prev[i] : NULL);
+	tick_cursor_init(&cur, &s->prev);
+	for (unsigned i = 0; i < c->nseries; i++) {
+		if (c->series[i].kind != KIND_HARDIRQ)
+			continue;
+		handlers++;
+		collector_series_total(c, i, now_h);
+		memset(prev_h, 0, sizeof(*prev_h));
+		tick_cursor_take(&cur, i, prev_h, NULL, 0);	/* none: the handler is new */
+		hist_since(delta, now_h, prev_h);
+		/* its totals for the next period; a failure makes the next period since start */
+		struct tick_delta td = { .sum_ns = now_h->sum_ns, .max_ns = now_h->max_ns, .aux = now_h->aux,
+					 .bucket = now_h->bucket };
+		if (tick_buf_append(&next, i, &td) < 0)
+			log_error("out of memory keeping the summary's totals: the next summary counts %s since start",
+				  c->series[i].name);
 		total += delta->count;
 		if (!delta->count)
 			continue;
@@ -243,45 +257,40 @@ void journal_summary(struct summary_state *s, const struct collector *c, uint64_
 
 	format_rate(rate, sizeof(rate), secs > 0 ? (double)total / secs : 0);
 	used = (size_t)snprintf(msg, sizeof(msg), "last %.0f s: %u of %u handlers ran, %s IRQ/s, %llu outliers logged, %llu suppressed, %llu drops",
-				secs, active, c->nhandlers, rate,
+				secs, active, handlers, rate,
 				(unsigned long long)(outliers_logged - s->prev_logged),
 				(unsigned long long)(outliers_suppressed - s->prev_suppressed), (unsigned long long)drops);
 	jf_add(&f, "PERIOD_S=%.0f", secs);
-	jf_add(&f, "HANDLERS=%u", c->nhandlers);
+	jf_add(&f, "HANDLERS=%u", handlers);
 	jf_add(&f, "HANDLERS_ACTIVE=%u", active);
 	jf_add(&f, "IRQ_COUNT=%llu", (unsigned long long)total);
 	jf_add(&f, "OUTLIERS_LOGGED=%llu", (unsigned long long)(outliers_logged - s->prev_logged));
 	jf_add(&f, "OUTLIERS_SUPPRESSED=%llu", (unsigned long long)(outliers_suppressed - s->prev_suppressed));
 	jf_add(&f, "DROPS=%llu", (unsigned long long)drops);
 	for (unsigned k = 0; k < n && k < SUMMARY_TOP; k++) {
-		const struct handler *h = &c->handlers[r[k].handler];
+		const struct series *h = &c->series[r[k].handler];
 
 		fmt_duration(d, sizeof(d), r[k].p99_ns, " ");
 		if (used < sizeof(msg))
 			used += (size_t)snprintf(msg + used, sizeof(msg) - used, "%s IRQ %u (%s) %s in %llu runs",
-						 k ? "," : "; worst p99:", h->irq, h->name, d,
+						 k ? "," : "; worst p99:", h->sub, h->name, d,
 						 (unsigned long long)r[k].count);
-		jf_add(&f, "TOP%u_IRQ=%u", k + 1, h->irq);
+		jf_add(&f, "TOP%u_IRQ=%u", k + 1, h->sub);
 		jf_add(&f, "TOP%u_IRQ_NAME=%s", k + 1, h->name);
 		jf_add(&f, "TOP%u_P99_NS=%llu", k + 1, (unsigned long long)r[k].p99_ns);
 		jf_add(&f, "TOP%u_P999_NS=%llu", k + 1, (unsigned long long)r[k].p999_ns);
 		jf_add(&f, "TOP%u_COUNT=%llu", k + 1, (unsigned long long)r[k].count);
 	}
 	if (n) {
-		jf_add(&f, "WORST_IRQ=%u", c->handlers[r[0].handler].irq);
-		jf_add(&f, "WORST_IRQ_NAME=%s", c->handlers[r[0].handler].name);
+		jf_add(&f, "WORST_IRQ=%u", c->series[r[0].handler].sub);
+		jf_add(&f, "WORST_IRQ_NAME=%s", c->series[r[0].handler].name);
 		jf_add(&f, "WORST_P99_NS=%llu", (unsigned long long)r[0].p99_ns);
 	}
 	log_struct(LOG_INFO, MID_SUMMARY, &f, "%s", msg);
 
-	/* remember the totals for the next period */
-	struct hist *np = realloc(s->prev, (c->nhandlers ? c->nhandlers : 1) * sizeof(*np));
-	if (np) {
-		s->prev = np;
-		for (unsigned i = 0; i < c->nhandlers; i++)
-			s->prev[i] = c->handlers[i].total;
-		s->nprev = c->nhandlers;
-	}
+	/* the totals for the next period */
+	tick_buf_free(&s->prev);
+	s->prev = next;
 	memcpy(s->prev_drops, c->drops, sizeof(s->prev_drops));
 	s->prev_logged = outliers_logged;
 	s->prev_suppressed = outliers_suppressed;
@@ -290,29 +299,35 @@ void journal_summary(struct summary_state *s, const struct collector *c, uint64_
 
 void status_line(char *buf, size_t len, const struct collector *c)
 {
-	double secs = 0, rate = 0;
+	double secs = collector_window_seconds(c, WINDOW_10S), rate = 0;
 	uint64_t worst = 0, drops = c->drops[0] + c->drops[1] + c->drops[2];
-	const struct handler *wh = NULL;
+	const struct series *wh = NULL;
+	unsigned handlers = 0;
+	struct window_iter it;
 	struct hist win;
 	char r[32], d[32];
 
-	for (unsigned i = 0; i < c->nhandlers; i++) {
-		collector_window(c, &c->handlers[i], WINDOW_10S, &win, &secs);
+	collector_window_begin(c, WINDOW_10S, &it);
+	for (unsigned i = 0; i < c->nseries; i++) {
+		if (c->series[i].kind != KIND_HARDIRQ)
+			continue;
+		handlers++;
+		collector_window_next(&it, i, &win, NULL);
 		if (!win.count)
 			continue;
 		rate += secs > 0 ? (double)win.count / secs : 0;
 		uint64_t p99 = hist_quantile(&win, 0.99);
 		if (!wh || p99 > worst) {
 			worst = p99;
-			wh = &c->handlers[i];
+			wh = &c->series[i];
 		}
 	}
 	format_rate(r, sizeof(r), rate);
 	if (!wh) {
-		snprintf(buf, len, "%u handlers, %s IRQ/s, %llu drops", c->nhandlers, r, (unsigned long long)drops);
+		snprintf(buf, len, "%u handlers, %s IRQ/s, %llu drops", handlers, r, (unsigned long long)drops);
 		return;
 	}
 	fmt_duration(d, sizeof(d), worst, " ");
-	snprintf(buf, len, "%u handlers, %s IRQ/s, worst p99 %s (IRQ %u %s), %llu drops", c->nhandlers, r, d,
-		 wh->irq, wh->name, (unsigned long long)drops);
+	snprintf(buf, len, "%u handlers, %s IRQ/s, worst p99 %s (IRQ %u %s), %llu drops", handlers, r, d,
+		 wh->sub, wh->name, (unsigned long long)drops);
 }

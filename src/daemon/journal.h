@@ -49,8 +49,7 @@ void journal_module_held(const char *module, const char *tracepoints, unsigned p
 
 /* The periodic summary: per handler, the histogram since the previous summary. */
 struct summary_state {
-	struct hist *prev;	/* handler totals at the previous summary, by handler index */
-	unsigned nprev;
+	struct tick_buf prev;	/* each handler's totals at the previous summary, as sparse records */
 	uint64_t prev_ns;	/* CLOCK_MONOTONIC of the previous summary (or of the start) */
 	uint64_t prev_drops[DROP_KINDS];
 	uint64_t prev_logged, prev_suppressed;

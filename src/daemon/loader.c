@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,27 +55,6 @@ int loader_check_privileges(void)
 		return -EPERM;
 	}
 	return 0;
-}
-
-/* Highest IRQ number the kernel has allocated, +1. Lines allocated later share the overflow
- * slot, which still measures them, through the cell hash. */
-static uint32_t count_irq_numbers(void)
-{
-	DIR *d = opendir("/sys/kernel/irq");
-	struct dirent *de;
-	long max = 255;
-
-	if (!d)
-		return 256;
-	while ((de = readdir(d))) {
-		char *end;
-		long n = strtol(de->d_name, &end, 10);
-
-		if (*end == 0 && end != de->d_name && n > max)
-			max = n;
-	}
-	closedir(d);
-	return (uint32_t)max + 1;
 }
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -163,12 +141,12 @@ static void loader_closep(struct loader **l)
 		loader_close(*l);
 }
 
-uint64_t loader_map_bytes(uint32_t ncpus, uint32_t nr_slots, uint32_t max_cells, uint32_t ringbuf_bytes)
+uint64_t loader_map_bytes(uint32_t ncpus, uint32_t max_cells, uint32_t ringbuf_bytes)
 {
 	uint64_t hash_entry = sizeof(struct cell_key) + 8 /* value, rounded */ + 48 /* htab_elem */;
 
-	return (uint64_t)ncpus * nr_slots * sizeof(struct irq_slot) +
-	       (uint64_t)max_cells * (sizeof(struct irq_cell) + sizeof(struct irq_cell_meta) + hash_entry) +
+	return (uint64_t)ncpus * sizeof(struct hardirq_cpu) +
+	       (uint64_t)max_cells * (sizeof(struct lat_cell) + sizeof(struct lat_cell_meta) + hash_entry) +
 	       ringbuf_bytes + (uint64_t)ncpus * DROP_KINDS * 8;
 }
 
@@ -176,7 +154,7 @@ int loader_open(struct loader *l, const struct loader_opts *o)
 {
 	_cleanup_(loader_closep) struct loader *opened = l;	/* undone on every failure below */
 	struct hardirq_bpf *skel;
-	void *cells, *meta;
+	void *cells, *meta, *pool;
 	bool btf_style;
 	int r;
 
@@ -193,12 +171,14 @@ int loader_open(struct loader *l, const struct loader_opts *o)
 	if (!skel)
 		return log_error_errno(-errno, "cannot open the BPF object: %m");
 	l->skel = skel;
-	l->nr_slots = count_irq_numbers() + 1;
 	l->max_cells = o->max_cells;
-	skel->rodata->nr_slots = l->nr_slots;
-	skel->rodata->max_cells = o->max_cells;
-	skel->data->threshold_ns = o->threshold_ns;
-	bpf_map__set_max_entries(skel->maps.slots, l->nr_slots);
+	l->cell_threshold_ns = o->threshold_ns ? o->threshold_ns : UINT64_MAX;
+	skel->data->threshold_ns = l->cell_threshold_ns;
+	int ncpus = libbpf_num_possible_cpus();
+
+	if (ncpus < 0)
+		return log_error_errno(ncpus, "cannot count the possible CPUs (/sys/devices/system/cpu/possible): %m");
+	bpf_map__set_max_entries(skel->maps.hardirq_cpu, (uint32_t)ncpus);
 	bpf_map__set_max_entries(skel->maps.cell_index, o->max_cells);
 	bpf_map__set_max_entries(skel->maps.cells, o->max_cells);
 	bpf_map__set_max_entries(skel->maps.cell_meta, o->max_cells);
@@ -217,6 +197,21 @@ int loader_open(struct loader *l, const struct loader_opts *o)
 		return log_error_errno(r, "cannot load the BPF programs into the kernel: %m (libbpf's warnings above include the verifier's log; IRQLATD_LIBBPF_DEBUG=1 with --verbose shows every step)");
 	}
 
+	/* the pool's size goes in before the programs run: until then every cold path finds it full */
+	r = map_mmap(skel->maps.cells, &cells, &l->cells_len);
+	if (r >= 0) {
+		l->cells = cells;
+		r = map_mmap(skel->maps.cell_meta, &meta, &l->meta_len);
+	}
+	if (r >= 0) {
+		l->meta = meta;
+		r = map_mmap(skel->maps.cell_next, &pool, &l->pool_len);
+	}
+	if (r < 0)
+		return log_error_errno(r, "cannot map the histogram cells into memory: %m");
+	l->pool = pool;
+	l->pool->max = o->max_cells;
+
 	struct bpf_program *entry = btf_style ? skel->progs.irq_entry_btf : skel->progs.irq_entry_raw;
 	struct bpf_program *exit_ = btf_style ? skel->progs.irq_exit_btf : skel->progs.irq_exit_raw;
 	/* exit first: an entry without its exit is harmless, the other way round is not measured */
@@ -230,15 +225,6 @@ int loader_open(struct loader *l, const struct loader_opts *o)
 		return r;
 	l->entry_prog_fd = bpf_program__fd(entry);
 	l->exit_prog_fd = bpf_program__fd(exit_);
-
-	r = map_mmap(skel->maps.cells, &cells, &l->cells_len);
-	if (r >= 0) {
-		l->cells = cells;
-		r = map_mmap(skel->maps.cell_meta, &meta, &l->meta_len);
-	}
-	if (r < 0)
-		return log_error_errno(r, "cannot map the histogram cells into memory: %m");
-	l->meta = meta;
 	l->ringbuf_fd = bpf_map__fd(skel->maps.events);
 	l->drops_fd = bpf_map__fd(skel->maps.drops);
 	TAKE_PTR(opened);
@@ -251,6 +237,8 @@ void loader_close(struct loader *l)
 		munmap((void *)l->cells, l->cells_len);
 	if (l->meta)
 		munmap((void *)l->meta, l->meta_len);
+	if (l->pool)
+		munmap((void *)l->pool, l->pool_len);
 	if (l->skel)
 		hardirq_bpf__destroy(l->skel);	/* detaches the links */
 	if (l->stats_fd > 0)
@@ -308,14 +296,30 @@ int loader_read_cost(const struct loader *l, struct loader_cost *cost)
 
 uint32_t loader_cells_used(const struct loader *l)
 {
-	uint32_t n = __atomic_load_n(&l->skel->bss->next_cell, __ATOMIC_ACQUIRE);
+	uint32_t n = __atomic_load_n(&l->pool->next, __ATOMIC_ACQUIRE);
 
 	return n < l->max_cells ? n : l->max_cells;
 }
 
+/* Each cell carries its threshold beside its sums, so the exit program reads no other line
+ * for it; new cells start from the program's threshold_ns. 8-byte aligned stores: a running
+ * program sees the old value or the new one. */
 void loader_set_threshold(struct loader *l, uint64_t threshold_ns)
 {
-	__atomic_store_n(&l->skel->data->threshold_ns, threshold_ns, __ATOMIC_RELAXED);
+	uint32_t used;
+
+	l->cell_threshold_ns = threshold_ns ? threshold_ns : UINT64_MAX;
+	if (l->skel && l->skel->data)
+		__atomic_store_n(&l->skel->data->threshold_ns, l->cell_threshold_ns, __ATOMIC_RELAXED);
+	used = loader_cells_used(l);
+	for (uint32_t id = 0; id < used; id++)
+		loader_apply_threshold(l, id);
+}
+
+void loader_apply_threshold(struct loader *l, uint32_t id)
+{
+	if (id < l->max_cells && l->cells[id].threshold_ns != l->cell_threshold_ns)
+		__atomic_store_n(&l->cells[id].threshold_ns, l->cell_threshold_ns, __ATOMIC_RELAXED);
 }
 
 int loader_read_drop(int drops_fd, uint32_t kind, uint64_t *sum)

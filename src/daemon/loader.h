@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Loads and attaches the hard-IRQ programs, and hands user space the maps it reads. */
+/* Loads and attaches the latency programs (today: hard IRQs, bpf/hardirq.bpf.c), and hands
+ * user space the maps it reads: the cell pool (mmap'ed), the ring buffer, the drop counters. */
 #ifndef IRQLAT_LOADER_H
 #define IRQLAT_LOADER_H
 
@@ -23,11 +24,12 @@ struct hardirq_bpf;
 struct loader {
 	struct hardirq_bpf *skel;
 	const char *attach_style;	/* "tp_btf" or "raw_tp" */
-	uint32_t nr_slots;
 	uint32_t max_cells;
-	volatile struct irq_cell *cells;	/* mmap of the cells map */
-	volatile struct irq_cell_meta *meta;
-	size_t cells_len, meta_len;
+	uint64_t cell_threshold_ns;	/* what each cell's threshold_ns is set to (~0: outliers off) */
+	volatile struct lat_cell *cells;	/* mmap of the cells map */
+	volatile struct lat_cell_meta *meta;
+	volatile struct cell_pool *pool;	/* mmap of cell_next */
+	size_t cells_len, meta_len, pool_len;
 	int ringbuf_fd;
 	int drops_fd;
 	int entry_prog_fd, exit_prog_fd;
@@ -55,12 +57,16 @@ int loader_enable_stats(struct loader *l);
  * the kernel's negative errno), the rest only on 0. */
 int loader_read_cost(const struct loader *l, struct loader_cost *cost);
 uint32_t loader_cells_used(const struct loader *l);
+/* The outlier threshold (0: off), for the cells there are and those to come. */
 void loader_set_threshold(struct loader *l, uint64_t threshold_ns);
+/* Gives cell id the threshold in effect: the collector calls it when it first sees a cell, so
+ * one allocated while the threshold changed cannot keep the old one. */
+void loader_apply_threshold(struct loader *l, uint32_t id);
 /* Sum over CPUs of the per-kind drop counters. */
 int loader_read_drops(const struct loader *l, uint64_t out[DROP_KINDS]);
 /* The same for one kind, from the drops map drops_fd (which the tracepoint programs share). */
 int loader_read_drop(int drops_fd, uint32_t kind, uint64_t *sum);
-/* Bytes of map memory for this configuration (docs/architecture.md has the formula). */
-uint64_t loader_map_bytes(uint32_t ncpus, uint32_t nr_slots, uint32_t max_cells, uint32_t ringbuf_bytes);
+/* Bytes of map memory for this configuration (docs/architecture.md section 6 has the formula). */
+uint64_t loader_map_bytes(uint32_t ncpus, uint32_t max_cells, uint32_t ringbuf_bytes);
 
 #endif

@@ -14,6 +14,7 @@
 #include "collect.h"
 #include "config_build.h"
 #include "journal.h"
+#include "kind.h"
 #include "log.h"
 #include "metrics.h"
 #include "notify.h"
@@ -47,18 +48,19 @@ struct daemon {
 	struct metrics *metrics;	/* --metrics or a socket from systemd; NULL: none */
 };
 
-static json_object *outlier_json(const struct outlier_event *e)
+static json_object *outlier_json(const struct outlier *e)
 {
+	const struct kind_desc *k = kind_get(e->kind);
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "type", json_object_new_string("outlier"));
 	json_object_object_add(o, "ts_ns", json_object_new_uint64(e->ts_ns));
 	json_object_object_add(o, "cpu", json_object_new_int((int)e->cpu));
-	json_object_object_add(o, "irq", json_object_new_int((int)e->irq));
-	json_object_object_add(o, "name", json_object_new_string_len(e->name, (int)strnlen(e->name, IRQ_NAME_LEN)));
-	json_object_object_add(o, "duration_ns", json_object_new_uint64(e->duration_ns));
+	json_object_object_add(o, k->sub_key, json_object_new_int((int)e->sub));
+	json_object_object_add(o, "name", json_object_new_string(e->name));
+	json_object_object_add(o, k->value_key, json_object_new_uint64(e->value_ns));
 	json_object_object_add(o, "pid", json_object_new_int((int)e->pid));
-	json_object_object_add(o, "comm", json_object_new_string_len(e->comm, (int)strnlen(e->comm, TASK_COMM_LEN_ABI)));
+	json_object_object_add(o, "comm", json_object_new_string(e->comm));
 	return o;
 }
 
@@ -71,11 +73,15 @@ static int on_ringbuf_record(void *ctx, void *data, size_t size)
 		return 0;
 	if (*kind == RB_OUTLIER && size >= sizeof(struct outlier_event)) {
 		const struct outlier_event *e = data;
+		uint32_t cpu = 0;
+		const struct series *s = collector_cell_series(&d->col, e->cell, &cpu);
+		struct outlier out;
 
-		_cleanup_json_ json_object *o = outlier_json(e);
-		uint64_t wall_ns = event_add_clocks(o, e->ts_ns);
+		outlier_from_event(&out, e, s, cpu);
+		_cleanup_json_ json_object *o = outlier_json(&out);
+		uint64_t wall_ns = event_add_clocks(o, out.ts_ns);
 
-		outlier_handle(&d->outliers, e);
+		outlier_handle(&d->outliers, &out);
 		event_publish(&d->events, d->srv, o, wall_ns);
 	} else if (*kind == RB_TRACEPOINT || *kind == RB_MODULE) {
 		tracepoints_handle(&d->tps, data, size);
@@ -458,7 +464,7 @@ static void daemon_stop(struct daemon *d, bool started)
 	if (started) {
 		ring_buffer__consume(d->rb);	/* what is still in the ring buffer, then the counts */
 		outlier_flush_all(&d->outliers);
-		journal_stopped(d->stop_signal, now_ns() - d->col.start_ns, d->col.nhandlers, d->outliers.logged,
+		journal_stopped(d->stop_signal, now_ns() - d->col.start_ns, d->col.nseries, d->outliers.logged,
 				d->outliers.suppressed, d->col.drops[0] + d->col.drops[1] + d->col.drops[2]);
 	}
 	tracepoints_stop(&d->tps);	/* before the ring buffer they write to */

@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,16 +18,18 @@
 #include <microhttpd.h>
 #include <systemd/sd-daemon.h>
 #include "config.h"
+#include "kind.h"
 #include "log.h"
 #include "metrics.h"
 #include "common/macro.h"
 #include "common/util.h"
 
-/* The histogram's le boundaries: powers of two from 2^7 ns (128 ns) to 2^32 ns (4.29 s). Each
- * is the lower bound of a bucket of src/hist.c, so each cumulative count is exact. */
-#define LE_MIN_LOG2 7
-#define LE_MAX_LOG2 HIST_MAX_LOG2
-#define MAX_WINDOW WINDOW_10S	/* irqlat_handler_max_seconds: the max over the last 10 s */
+/* The classic histogram's le bounds: every 8th schema-3 bound, 2^m s for m = -23 (119 ns) to
+ * 2 (4 s), each an exact bucket bound of bpf/hist_bucket.h, so each cumulative count is exact
+ * and a Prometheus native histogram of the same cells would agree with it. */
+#define LE_MIN_LOG2_S (-23)
+#define LE_MAX_LOG2_S 2
+#define MAX_WINDOW WINDOW_10S	/* <kind>_max_seconds: the max over the last 10 s */
 
 /* Label values: backslash, double quote and newline escaped, as the text format wants. */
 static void put_label(FILE *f, const char *s, size_t max)
@@ -51,40 +55,52 @@ static void put_seconds(FILE *f, uint64_t ns)
 	fprintf(f, "%" PRIu64 ".%09" PRIu64, ns / 1000000000u, ns % 1000000000u);
 }
 
-/* Handlers that share an IRQ number and a name (one driver registered twice on a shared line)
- * would give two series with one label set, which Prometheus rejects: they are summed into
- * the first, the group's leader. */
+/* Series of one kind that share a sub and a name (one driver registered twice on a shared
+ * line) would give two series with one label set, which Prometheus rejects: they are summed
+ * into the first, the group's leader. Only the numbers are kept per group; each group's
+ * buckets are summed while its histogram is written, one group at a time. */
 struct group {
-	unsigned leader;	/* index of the first handler with this IRQ and name */
-	struct hist sum;	/* the leader's: its handlers' totals since start, summed */
-	uint64_t max_ns;	/* the leader's: the longest run of its handlers in the last 10 s */
-	uint64_t storm;		/* the leader's: 1 while one of its handlers is in a storm (storm.c) */
-	uint64_t storms;	/* the leader's: storms its handlers had since start */
+	unsigned leader;	/* index of the first series with this kind, sub and name */
+	unsigned next;		/* the next series of the group, UINT_MAX: none */
+	unsigned last;		/* the leader's: its last series so far */
+	uint64_t count, sum_ns, aux;	/* the leader's: its series' totals since start, summed */
+	uint64_t max_ns;	/* the leader's: the largest value of its series in the last 10 s */
+	uint64_t storm;		/* the leader's, hard IRQs: 1 while one of its series is in a storm (storm.c) */
+	uint64_t storms;	/* the leader's, hard IRQs: storms its series had since start */
 };
 
 /* totals as of the last tick, all from the same snapshot, so that the histogram's _count
  * equals runs_total within one page; they are at most one --interval-ms old */
-static struct group *group_handlers(const struct collector *c)
+static struct group *group_series(const struct collector *c)
 {
-	struct group *g = calloc(c->nhandlers ? c->nhandlers : 1, sizeof(*g));
+	struct group *g = calloc(c->nseries ? c->nseries : 1, sizeof(*g));
+	struct window_iter it;
 
 	if (!g)
 		return NULL;
-	for (unsigned i = 0; i < c->nhandlers; i++) {
+	collector_window_begin(c, MAX_WINDOW, &it);
+	for (unsigned i = 0; i < c->nseries; i++) {
+		const struct series *s = &c->series[i];
 		struct hist w;
-		double secs;
 
-		g[i].leader = i;
+		g[i].leader = g[i].last = i;
+		g[i].next = UINT_MAX;
 		for (unsigned j = 0; j < i; j++)
-			if (g[j].leader == j && c->handlers[j].irq == c->handlers[i].irq &&
-			    !strncmp(c->handlers[j].name, c->handlers[i].name, IRQ_NAME_LEN)) {
+			if (g[j].leader == j && c->series[j].kind == s->kind && c->series[j].sub == s->sub &&
+			    !strncmp(c->series[j].name, s->name, IRQ_NAME_LEN)) {
 				g[i].leader = j;
 				break;
 			}
 		struct group *lead = &g[g[i].leader];
 
-		hist_add(&lead->sum, &c->handlers[i].total);
-		collector_window(c, &c->handlers[i], MAX_WINDOW, &w, &secs);
+		if (lead != &g[i]) {
+			g[lead->last].next = i;
+			lead->last = i;
+		}
+		lead->count += s->count;
+		lead->sum_ns += s->sum_ns;
+		lead->aux += s->aux;
+		collector_window_next(&it, i, &w, NULL);
 		if (w.max_ns > lead->max_ns)
 			lead->max_ns = w.max_ns;
 		lead->storm |= storm_of(&c->storms, i, NULL) != NULL;
@@ -94,26 +110,28 @@ static struct group *group_handlers(const struct collector *c)
 }
 
 /* "name{irq="25",handler="virtio1-req.0"": the caller adds more labels or the closing brace */
-static void series(FILE *f, const char *name, const struct handler *h)
+static void series_labels(FILE *f, const char *prefix, const char *suffix, const struct series *s)
 {
-	fprintf(f, "%s{irq=\"%u\",handler=\"", name, h->irq);
-	put_label(f, h->name, IRQ_NAME_LEN);
+	const struct kind_desc *k = kind_get(s->kind);
+
+	fprintf(f, "%s%s{%s=\"%u\",%s=\"", prefix, suffix, k->sub_key, s->sub, k->name_label);
+	put_label(f, s->name, IRQ_NAME_LEN);
 	fputc('"', f);
 }
 
 static uint64_t group_runs(const struct group *g)
 {
-	return g->sum.count;
+	return g->count;
 }
 
 static uint64_t group_ns(const struct group *g)
 {
-	return g->sum.sum_ns;
+	return g->sum_ns;
 }
 
-static uint64_t group_spurious(const struct group *g)
+static uint64_t group_aux(const struct group *g)
 {
-	return g->sum.spurious;
+	return g->aux;
 }
 
 static uint64_t group_max_ns(const struct group *g)
@@ -131,36 +149,47 @@ static uint64_t group_storms(const struct group *g)
 	return g->storms;
 }
 
-/* The per-handler families of one number each; the histogram has its own shape. */
-static const struct handler_family {
-	const char *name, *type, *help;
+/* The per-series families of one number each; the histogram has its own shape. Names are the
+ * kind's prefix plus the suffix (NULL: "_<aux_key>_total"), help texts the kind's noun. */
+static const struct series_family {
+	const char *suffix, *type, *help;
 	uint64_t (*value)(const struct group *g);
 	bool seconds;	/* the value is in ns, shown in seconds */
-} handler_families[] = {
-	{ "irqlat_handler_runs_total", "counter", "Runs of a hard-IRQ handler since irqlatd started.",
-	  group_runs, false },
-	{ "irqlat_handler_seconds_total", "counter", "Time spent in a hard-IRQ handler since irqlatd started.",
-	  group_ns, true },
-	{ "irqlat_handler_spurious_total", "counter",
-	  "Runs of a hard-IRQ handler that returned IRQ_NONE (not its device's interrupt).", group_spurious, false },
-	{ "irqlat_handler_max_seconds", "gauge", "Longest run of a hard-IRQ handler in the last 10 s.",
-	  group_max_ns, true },
-	{ "irqlat_handler_storm", "gauge",
-	  "1 while irqlatd sees an interrupt storm on a hard-IRQ handler (irqlat(1), STORMS), else 0.", group_storm, false },
-	{ "irqlat_handler_storms_total", "counter", "Interrupt storms irqlatd saw start on a hard-IRQ handler.",
-	  group_storms, false },
+	bool hardirq_only;	/* storms are about IRQ lines (storm.h) */
+} series_families[] = {
+	{ "_runs_total", "counter", "Runs of a %s since irqlatd started.", group_runs, false, false },
+	{ "_seconds_total", "counter", "Time spent in a %s since irqlatd started.", group_ns, true, false },
+	{ NULL, "counter", NULL, group_aux, false, false },
+	{ "_max_seconds", "gauge", "Longest run of a %s in the last 10 s.", group_max_ns, true, false },
+	{ "_storm", "gauge", "1 while irqlatd sees an interrupt storm on a %s (irqlat(1), STORMS), else 0.",
+	  group_storm, false, true },
+	{ "_storms_total", "counter", "Interrupt storms irqlatd saw start on a %s.", group_storms, false, true },
 };
 
-static void handler_metrics(FILE *f, const struct collector *c, const struct group *g)
+static void series_metrics(FILE *f, const struct collector *c, const struct group *g, enum lat_kind kind)
 {
-	for (unsigned k = 0; k < ELEMENTSOF(handler_families); k++) {
-		const struct handler_family *fam = &handler_families[k];
+	const struct kind_desc *k = kind_get(kind);
 
-		family(f, fam->name, fam->type, fam->help);
-		for (unsigned i = 0; i < c->nhandlers; i++) {
-			if (g[i].leader != i)
+	for (unsigned j = 0; j < ELEMENTSOF(series_families); j++) {
+		const struct series_family *fam = &series_families[j];
+		char name[96], help[160];
+
+		if (fam->hardirq_only && kind != KIND_HARDIRQ)
+			continue;
+
+		if (fam->suffix)
+			snprintf(name, sizeof(name), "%s%s", k->metric, fam->suffix);
+		else
+			snprintf(name, sizeof(name), "%s_%s_total", k->metric, k->aux_key);
+		if (fam->help)
+			snprintf(help, sizeof(help), fam->help, k->noun);
+		else
+			snprintf(help, sizeof(help), "%s", k->aux_help);
+		family(f, name, fam->type, help);
+		for (unsigned i = 0; i < c->nseries; i++) {
+			if (g[i].leader != i || c->series[i].kind != kind)
 				continue;
-			series(f, fam->name, &c->handlers[i]);
+			series_labels(f, name, "", &c->series[i]);
 			fputs("} ", f);
 			if (fam->seconds)
 				put_seconds(f, fam->value(&g[i]));
@@ -171,37 +200,48 @@ static void handler_metrics(FILE *f, const struct collector *c, const struct gro
 	}
 }
 
-static void histogram_metrics(FILE *f, const struct collector *c, const struct group *g)
+static void histogram_metrics(FILE *f, const struct collector *c, const struct group *g, enum lat_kind kind)
 {
-	static const char name[] = "irqlat_handler_duration_seconds";
+	const struct kind_desc *k = kind_get(kind);
+	_cleanup_free_ struct hist *sum = malloc(sizeof(*sum));
+	char name[96], help[200];
 
-	family(f, name, "histogram",
-	       "Run time of a hard-IRQ handler; le bounds are bucket bounds of irqlatd's histogram (exact counts).");
-	for (unsigned i = 0; i < c->nhandlers; i++) {
-		const struct handler *h = &c->handlers[i];
-		const struct hist *sum = &g[i].sum;
+	if (!sum)
+		return;
+	snprintf(name, sizeof(name), "%s_duration_seconds", k->metric);
+	snprintf(help, sizeof(help), "%s; le bounds are every 8th bound of irqlatd's histogram, Prometheus schema 3 (exact counts).",
+		 k->value_help);
+	family(f, name, "histogram", help);
+	for (unsigned i = 0; i < c->nseries; i++) {
+		const struct series *s = &c->series[i];
+		struct hist one;
 		uint64_t cum = 0;
 		unsigned b = 0;
 
-		if (g[i].leader != i)
+		if (g[i].leader != i || s->kind != kind)
 			continue;
-		for (unsigned k = LE_MIN_LOG2; k <= LE_MAX_LOG2; k++) {
-			/* the buckets below 2^k ns: durations are whole ns, so "< 2^k" is "<= 2^k - 1" */
-			for (; b < HIST_BUCKETS && hist_upper_ns(b) <= (1ull << k); b++)
+		memset(sum, 0, sizeof(*sum));
+		for (unsigned j = i; j != UINT_MAX; j = g[j].next) {
+			collector_series_total(c, j, &one);
+			hist_add(sum, &one);
+		}
+		for (int m = LE_MIN_LOG2_S; m <= LE_MAX_LOG2_S; m++) {
+			/* le = 2^m s is the upper bound (inclusive) of schema-3 bucket 8m */
+			for (; b < HIST_BUCKETS && hist_schema_index(b) <= 8 * m; b++)
 				cum += sum->bucket[b];
-			series(f, "irqlat_handler_duration_seconds_bucket", h);
-			fprintf(f, ",le=\"%.10g\"} %" PRIu64 "\n", (double)(1ull << k) / 1e9, cum);
+			series_labels(f, name, "_bucket", s);
+			fprintf(f, ",le=\"%.17g\"} %" PRIu64 "\n", ldexp(1.0, m), cum);
 		}
 		for (; b < HIST_BUCKETS; b++)
 			cum += sum->bucket[b];
-		series(f, "irqlat_handler_duration_seconds_bucket", h);
+		series_labels(f, name, "_bucket", s);
 		fprintf(f, ",le=\"+Inf\"} %" PRIu64 "\n", cum);
-		series(f, "irqlat_handler_duration_seconds_sum", h);
+		series_labels(f, name, "_sum", s);
 		fputs("} ", f);
 		put_seconds(f, sum->sum_ns);
 		fputc('\n', f);
-		series(f, "irqlat_handler_duration_seconds_count", h);
-		/* the buckets' total, not .count: the two are equal (each run lands in one bucket) */
+		series_labels(f, name, "_count", s);
+		/* the buckets' total, which is .count (each value lands in one bucket) */
 		fprintf(f, "} %" PRIu64 "\n", cum);
 	}
 }
@@ -267,7 +307,7 @@ char *metrics_render(const struct metrics_sources *src, size_t *len)
 {
 	static const char *const drop_names[DROP_KINDS] = { "outlier", "tracepoint", "no_cell" };
 	const struct collector *c = src->col;
-	_cleanup_free_ struct group *g = group_handlers(c);
+	_cleanup_free_ struct group *g = group_series(c);
 	_cleanup_free_ char *buf = NULL;
 	_cleanup_fclose_ FILE *f = open_memstream(&buf, len);	/* closed before buf is freed */
 
@@ -276,15 +316,20 @@ char *metrics_render(const struct metrics_sources *src, size_t *len)
 
 	family(f, "irqlat_build_info", "gauge", "irqlatd's version; always 1.");
 	fprintf(f, "irqlat_build_info{version=\"%s\"} 1\n", IRQLAT_VERSION);
-	handler_metrics(f, c, g);
-	histogram_metrics(f, c, g);
+	for (unsigned k = 0; k < KINDS; k++) {
+		series_metrics(f, c, g, k);
+		histogram_metrics(f, c, g, k);
+	}
 
 	family(f, "irqlat_ringbuf_drops_total", "counter",
 	       "Records the BPF programs could not hand to irqlatd (ring buffer full; no_cell: cell pool full, run not measured).");
 	for (unsigned k = 0; k < DROP_KINDS; k++)
 		fprintf(f, "irqlat_ringbuf_drops_total{kind=\"%s\"} %" PRIu64 "\n", drop_names[k], c->drops[k]);
 	family(f, "irqlat_handlers", "gauge", "Hard-IRQ handlers seen since irqlatd started.");
-	fprintf(f, "irqlat_handlers %u\n", c->nhandlers);
+	unsigned handlers = 0;
+	for (unsigned i = 0; i < c->nseries; i++)
+		handlers += c->series[i].kind == KIND_HARDIRQ;
+	fprintf(f, "irqlat_handlers %u\n", handlers);
 	bpf_stats(f, c->bpf);
 	tracepoint_metrics(f, src->tps);
 

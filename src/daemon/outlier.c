@@ -3,12 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "collect.h"
+#include "kind.h"
 #include "log.h"
 #include "outlier.h"
 #include "common/util.h"
 
 struct outlier_bucket {
-	uint32_t irq;
+	enum lat_kind kind;
+	uint32_t sub;
 	char name[IRQ_NAME_LEN];
 	uint64_t second;	/* which second (monotonic) the counts are for */
 	unsigned logged;
@@ -30,32 +32,48 @@ void outlier_free(struct outlier_limiter *l)
 	l->nbuckets = 0;
 }
 
-void outlier_format(char *buf, size_t len, const struct outlier_event *e, uint64_t threshold_ns)
+void outlier_from_event(struct outlier *o, const struct outlier_event *e, const struct series *s, uint32_t cpu)
 {
-	char d[32], t[32];
-
-	fmt_duration(d, sizeof(d), e->duration_ns, " ");
-	fmt_duration(t, sizeof(t), threshold_ns, " ");
-	snprintf(buf, len, "IRQ %u (%.*s) handler ran %s on CPU %u (threshold %s), interrupting %.*s[%u]",
-		 e->irq, IRQ_NAME_LEN, e->name, d, e->cpu, t, TASK_COMM_LEN_ABI, e->comm, e->pid);
+	memset(o, 0, sizeof(*o));
+	o->kind = s ? s->kind : KIND_HARDIRQ;
+	o->sub = s ? s->sub : 0;
+	snprintf(o->name, sizeof(o->name), "%s", s ? s->name : "?");
+	o->cpu = cpu;
+	o->ts_ns = e->ts_ns;
+	o->value_ns = e->value_ns;
+	o->pid = e->pid;
+	memcpy(o->comm, e->comm, sizeof(o->comm));
+	o->comm[sizeof(o->comm) - 1] = 0;
 }
 
-static void log_outlier(struct outlier_limiter *l, const struct outlier_event *e)
+void outlier_format(char *buf, size_t len, const struct outlier *o, uint64_t threshold_ns)
 {
+	const struct kind_desc *k = kind_get(o->kind);
+	char d[32], t[32];
+
+	fmt_duration(d, sizeof(d), o->value_ns, " ");
+	fmt_duration(t, sizeof(t), threshold_ns, " ");
+	snprintf(buf, len, "%s %u (%s) %s %s on CPU %u (threshold %s), %s %s[%u]", k->journal_sub, o->sub,
+		 o->name, k->outlier_what, d, o->cpu, t, k->outlier_task, o->comm, o->pid);
+}
+
+static void log_outlier(struct outlier_limiter *l, const struct outlier *o)
+{
+	const struct kind_desc *k = kind_get(o->kind);
 	struct jfields f = { 0 };
 	char msg[256];
 
-	outlier_format(msg, sizeof(msg), e, l->threshold_ns);
+	outlier_format(msg, sizeof(msg), o, l->threshold_ns);
 	l->logged++;
-	jf_add(&f, "IRQ=%u", e->irq);
-	jf_add(&f, "IRQ_NAME=%.*s", IRQ_NAME_LEN, e->name);
-	jf_add(&f, "CPU=%u", e->cpu);
-	jf_add(&f, "DURATION_NS=%llu", (unsigned long long)e->duration_ns);
+	jf_add(&f, "%s=%u", k->journal_sub, o->sub);
+	jf_add(&f, "%s_NAME=%s", k->journal_sub, o->name);
+	jf_add(&f, "CPU=%u", o->cpu);
+	jf_add(&f, "DURATION_NS=%llu", (unsigned long long)o->value_ns);
 	jf_add(&f, "THRESHOLD_NS=%llu", (unsigned long long)l->threshold_ns);
-	jf_add(&f, "INTERRUPTED_PID=%u", e->pid);
-	jf_add(&f, "INTERRUPTED_COMM=%.*s", TASK_COMM_LEN_ABI, e->comm);
-	jf_add(&f, "EVENT_TS_NS=%llu", (unsigned long long)e->ts_ns);	/* CLOCK_MONOTONIC, as the rate limit counts */
-	log_struct(LOG_WARNING, MID_OUTLIER, &f, "%s%s", log_to_journal() ? "" : "outlier: ", msg);
+	jf_add(&f, "INTERRUPTED_PID=%u", o->pid);
+	jf_add(&f, "INTERRUPTED_COMM=%s", o->comm);
+	jf_add(&f, "EVENT_TS_NS=%llu", (unsigned long long)o->ts_ns);	/* CLOCK_MONOTONIC, as the rate limit counts */
+	log_struct(LOG_WARNING, k->outlier_mid, &f, "%s%s", log_to_journal() ? "" : "outlier: ", msg);
 }
 
 static void log_suppressed(struct outlier_limiter *l, struct outlier_bucket *b)
@@ -67,25 +85,27 @@ static void log_suppressed(struct outlier_limiter *l, struct outlier_bucket *b)
 		return;
 	fmt_duration(worst, sizeof(worst), b->worst_ns, " ");
 	fmt_duration(limit, sizeof(limit), l->threshold_ns, " ");
-	jf_add(&f, "IRQ=%u", b->irq);
-	jf_add(&f, "IRQ_NAME=%s", b->name);
+	jf_add(&f, "%s=%u", kind_get(b->kind)->journal_sub, b->sub);
+	jf_add(&f, "%s_NAME=%s", kind_get(b->kind)->journal_sub, b->name);
 	jf_add(&f, "SUPPRESSED=%llu", (unsigned long long)b->suppressed);
 	jf_add(&f, "WORST_DURATION_NS=%llu", (unsigned long long)b->worst_ns);
 	jf_add(&f, "THRESHOLD_NS=%llu", (unsigned long long)l->threshold_ns);
 	jf_add(&f, "RATE_LIMIT=%u", l->per_second);
 	log_struct(LOG_WARNING, MID_OUTLIER_SUPPRESSED, &f,
-		   "%sIRQ %u (%s): %llu more outlier%s over %s in one second not logged one by one (limit %u a second), worst %s",
-		   log_to_journal() ? "" : "outlier: ", b->irq, b->name, (unsigned long long)b->suppressed,
+		   "%s%s %u (%s): %llu more outlier%s over %s in one second not logged one by one (limit %u a second), worst %s",
+		   log_to_journal() ? "" : "outlier: ", kind_get(b->kind)->journal_sub, b->sub, b->name,
+		   (unsigned long long)b->suppressed,
 		   b->suppressed == 1 ? "" : "s", limit,
 		   l->per_second, worst);
 	b->suppressed = 0;
 	b->worst_ns = 0;
 }
 
-static struct outlier_bucket *bucket_of(struct outlier_limiter *l, const struct outlier_event *e)
+static struct outlier_bucket *bucket_of(struct outlier_limiter *l, const struct outlier *o)
 {
 	for (unsigned i = 0; i < l->nbuckets; i++)
-		if (l->buckets[i].irq == e->irq && !strncmp(l->buckets[i].name, e->name, IRQ_NAME_LEN))
+		if (l->buckets[i].kind == o->kind && l->buckets[i].sub == o->sub &&
+		    !strncmp(l->buckets[i].name, o->name, IRQ_NAME_LEN))
 			return &l->buckets[i];
 	struct outlier_bucket *nb = realloc(l->buckets, (l->nbuckets + 1) * sizeof(*nb));
 	if (!nb)
@@ -93,24 +113,25 @@ static struct outlier_bucket *bucket_of(struct outlier_limiter *l, const struct 
 	l->buckets = nb;
 	nb = &nb[l->nbuckets++];
 	memset(nb, 0, sizeof(*nb));
-	nb->irq = e->irq;
-	memcpy(nb->name, e->name, IRQ_NAME_LEN);
+	nb->kind = o->kind;
+	nb->sub = o->sub;
+	memcpy(nb->name, o->name, IRQ_NAME_LEN);
 	nb->name[IRQ_NAME_LEN - 1] = 0;
 	return nb;
 }
 
-void outlier_handle(struct outlier_limiter *l, const struct outlier_event *e)
+void outlier_handle(struct outlier_limiter *l, const struct outlier *o)
 {
 	struct outlier_bucket *b;
-	uint64_t second = e->ts_ns / 1000000000ull;
+	uint64_t second = o->ts_ns / 1000000000ull;
 
 	if (!l->per_second) {
-		log_outlier(l, e);
+		log_outlier(l, o);
 		return;
 	}
-	b = bucket_of(l, e);
+	b = bucket_of(l, o);
 	if (!b) {
-		log_outlier(l, e);
+		log_outlier(l, o);
 		return;
 	}
 	if (second > b->second) {	/* events from CPUs can arrive slightly out of order */
@@ -120,13 +141,13 @@ void outlier_handle(struct outlier_limiter *l, const struct outlier_event *e)
 	}
 	if (b->logged < l->per_second) {
 		b->logged++;
-		log_outlier(l, e);
+		log_outlier(l, o);
 		return;
 	}
 	b->suppressed++;
 	l->suppressed++;
-	if (e->duration_ns > b->worst_ns)
-		b->worst_ns = e->duration_ns;
+	if (o->value_ns > b->worst_ns)
+		b->worst_ns = o->value_ns;
 }
 
 void outlier_flush(struct outlier_limiter *l, uint64_t now)

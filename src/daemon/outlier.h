@@ -1,14 +1,33 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Outliers from the ring buffer: rate-limited per IRQ, then logged (stderr or journal). */
+/* Outliers from the ring buffer: rate-limited per series (hardirq: per IRQ and handler name),
+ * then logged (stderr or journal). */
 #ifndef IRQLAT_OUTLIER_H
 #define IRQLAT_OUTLIER_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "irqlat_abi.h"
+
+struct series;
 
 /* MESSAGE_IDs (docs/irqlatd.catalog explains each) */
 #define MID_OUTLIER "3f0c6d0e2b1a4f7e9a51c2d8e4b7a901"
 #define MID_OUTLIER_SUPPRESSED "7d2e9b4c1f6a48d3b0e5a9c7d1f3e802"
+
+/* An outlier record (struct outlier_event) with its cell resolved to its series. */
+struct outlier {
+	enum lat_kind kind;
+	uint32_t sub;		/* hardirq: the IRQ number */
+	char name[IRQ_NAME_LEN];
+	uint32_t cpu;
+	uint64_t ts_ns;		/* CLOCK_MONOTONIC */
+	uint64_t value_ns;
+	uint32_t pid;		/* the task on the CPU */
+	char comm[TASK_COMM_LEN_ABI];
+};
+
+/* o from record e of a cell of series s on cpu; s NULL (not known): sub 0, name "?". */
+void outlier_from_event(struct outlier *o, const struct outlier_event *e, const struct series *s, uint32_t cpu);
 
 struct outlier_limiter {
 	unsigned per_second;	/* entries per IRQ per second; 0 = no limit */
@@ -22,13 +41,13 @@ void outlier_init(struct outlier_limiter *l, unsigned per_second, uint64_t thres
 void outlier_free(struct outlier_limiter *l);
 /* Logs e unless its IRQ is over the limit this second; then counts it, and the first event
  * of a later second logs how many were suppressed and the worst of them. */
-void outlier_handle(struct outlier_limiter *l, const struct outlier_event *e);
+void outlier_handle(struct outlier_limiter *l, const struct outlier *o);
 /* Logs pending suppression summaries whose second has passed (call from a timer). */
 void outlier_flush(struct outlier_limiter *l, uint64_t now_ns);
 /* Logs every pending suppression summary now (shutdown, reload). */
 void outlier_flush_all(struct outlier_limiter *l);
 /* New limit and threshold (reload); flushes what was counted under the old ones. */
 void outlier_configure(struct outlier_limiter *l, unsigned per_second, uint64_t threshold_ns);
-void outlier_format(char *buf, size_t len, const struct outlier_event *e, uint64_t threshold_ns);
+void outlier_format(char *buf, size_t len, const struct outlier *o, uint64_t threshold_ns);
 
 #endif

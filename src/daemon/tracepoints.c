@@ -5,6 +5,7 @@
  * SIGUSR1, which detaches them all. */
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,10 +59,18 @@ static int rearm(sd_event_source *src, uint64_t usec)
 	return sd_event_source_set_enabled(src, SD_EVENT_ON);
 }
 
+static bool any_attached(const struct tp_set *s)
+{
+	for (unsigned i = 0; i < s->n; i++)
+		if (s->tps[i].state == TP_ATTACHED)
+			return true;
+	return false;
+}
+
 static int on_timer(sd_event_source *src, uint64_t usec, void *userdata)
 {
 	struct tp_set *s = userdata;
-	int r = check_drops(s);
+	int r = check_drops(s), on = SD_EVENT_OFF;
 
 	if (r < 0)	/* not while the daemon runs: its drops map is open for as long */
 		log_full_errno(LOG_DEBUG, r, "cannot read the tracepoint drop counter: %m");
@@ -70,6 +79,13 @@ static int on_timer(sd_event_source *src, uint64_t usec, void *userdata)
 	/* a failed attach is logged by tp_attach() and shown in the tracepoint's state */
 	for (unsigned i = 0; i < s->n; i++)
 		tp_check(s, &s->tps[i]);
+	/* the drain timer sleeps while nothing is attached (a daemon waiting for a module does
+	 * not wake ten times a second for it): a tracepoint attached since wakes it */
+	if (any_attached(s) && sd_event_source_get_enabled(s->drain, &on) >= 0 && on == SD_EVENT_OFF) {
+		r = rearm(s->drain, usec + DRAIN_US);
+		if (r < 0)
+			return r;
+	}
 	return rearm(src, usec + TICK_US);
 }
 
@@ -77,10 +93,12 @@ static int on_drain(sd_event_source *src, uint64_t usec, void *userdata)
 {
 	struct tp_set *s = userdata;
 
-	/* also with none attached: the records written just before a detach woke nobody. A look
-	 * at the ring buffer's positions, no system call when it is empty */
+	/* also right after the last detach: the records written just before it woke nobody. A
+	 * look at the ring buffer's positions, no system call when it is empty */
 	if (s->rb)
 		ring_buffer__consume(s->rb);	/* an error is the daemon's to see, on its own read */
+	if (!any_attached(s))	/* then it sleeps (no wake-ups at rest): on_timer wakes it */
+		return sd_event_source_set_enabled(src, SD_EVENT_OFF);
 	return rearm(src, usec + DRAIN_US);
 }
 

@@ -441,22 +441,19 @@ if not close:
 sys.exit(0 if close else 1)
 EOF
 
-# One snapshot, one truth (issue 14, item 3): every figure of an answer from the same tick, so
-# a handler's count is the sum of its CPUs' and of its histogram's buckets. The collector that
-# does so is issue 9's: set ONE_SNAPSHOT=1 here once it is on main.
-ONE_SNAPSHOT=${ONE_SNAPSHOT:-0}
-if [ "$ONE_SNAPSHOT" = 1 ]; then
-	irqlat hist -w total --json >"$TMP/snap"
-	check "one snapshot: each handler's count is the sum of its CPUs' counts and of its buckets since start" \
-		jqe '(.irqs | length > 0) and ([.irqs[] | .count == ([.cpus[].count] | add) and .count == ([.buckets[][2]] | add)] | all)' "$TMP/snap"
-else
-	skip "one snapshot: count = the sum of its CPUs' and of its buckets (issue 9's collector is not on main yet)"
-fi
+# One snapshot, one truth (issue 14, item 3): every figure of an answer is from the same tick,
+# so a handler's count is the sum of its CPUs' counts and of its histogram's buckets.
+irqlat hist -w total --json >"$TMP/snap"
+check "one snapshot: each handler's count is the sum of its CPUs' counts and of its buckets since start" \
+	jqe '(.irqs | length > 0) and ([.irqs[] | .count == ([.cpus[].count] | add) and .count == ([.buckets[][2]] | add)] | all)' "$TMP/snap"
 
-# ... and with /proc/interrupts, over a fio burst. Other load may share the disk IRQ: the
-# daemon's count (live at request time) lies between two reads of /proc/interrupts around it.
+# ... and with /proc/interrupts, over a fio burst. Every figure of an answer is as of the
+# daemon's last tick, which says when it read the cells (snapshot_begin_ns .. snapshot_end_ns,
+# CLOCK_MONOTONIC). A thread reads /proc/interrupts all along, stamping each read; the
+# daemon's count lies between the last read that ended before the snapshot began and the
+# first that started after it ended. Other load may share the disk IRQ: both sides see it.
 cat >"$TMP/bracket.py" <<'EOF'
-import json, subprocess, sys
+import json, subprocess, sys, threading, time
 irqlat, sock, irq = sys.argv[1], sys.argv[2], int(sys.argv[3])
 def proc():
     for l in open("/proc/interrupts"):
@@ -468,12 +465,30 @@ def proc():
                     break
                 n += int(x)
             return n
-def daemon():
+samples, stop = [], threading.Event()
+def sampler():
+    while not stop.is_set():
+        t0 = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+        n = proc()
+        samples.append((t0, time.clock_gettime_ns(time.CLOCK_MONOTONIC), n))
+        time.sleep(0.002)
+threading.Thread(target=sampler, daemon=True).start()
+while not samples:
+    time.sleep(0.001)
+deadline = time.monotonic() + 10
+while True:	# an answer from a tick after the sampling began
     s = json.loads(subprocess.run([irqlat, "--socket", sock, "--top", "-b", "-n", "1", "-J"],
                                   capture_output=True, text=True).stdout)
-    return sum(h["count"] for h in s["irqs"] if h["irq"] == irq)
-a = proc(); j = daemon(); b = proc()
-print(a, j, b)
+    if s["snapshot_begin_ns"] > samples[0][1] or time.monotonic() > deadline:
+        break
+    time.sleep(0.05)
+j = sum(h["count"] for h in s["irqs"] if h["irq"] == irq)
+while samples[-1][0] < s["snapshot_end_ns"] and time.monotonic() < deadline:
+    time.sleep(0.002)
+stop.set()
+lo = max((n for t0, t1, n in samples if t1 <= s["snapshot_begin_ns"]), default=-1)
+hi = min((n for t0, t1, n in samples if t0 >= s["snapshot_end_ns"]), default=-1)
+print(lo, j, hi)
 EOF
 read -r lo0 j0 hi0 < <(python3 "$TMP/bracket.py" "$IRQLAT" "$SOCK" "$IRQ")
 fio_load 3

@@ -59,7 +59,7 @@ check "irqlat_build_info carries the version irqlatd -V prints" \
 	grep -qx "irqlat_build_info{version=\"$("$IRQLATD" -V | awk '{ print $2 }')\"} 1" "$TMP/page"
 
 # Histogram consistency on a page taken under load: per handler, +Inf = _count = runs_total of
-# the same page, buckets never decrease, le bounds are the powers of two 2^7..2^32 ns.
+# the same page, buckets never decrease, le bounds are every 8th schema-3 bound, 2^-23 .. 2^2 s.
 fio_load 1 &
 FIO=$!; sleep 0.7; curl -s -o "$TMP/page2" "$URL/metrics"; wait "$FIO"
 hist_check() {
@@ -76,7 +76,7 @@ for line in open(sys.argv[1]):
     elif name == 'irqlat_handler_duration_seconds_count': count[key] = v
     elif name == 'irqlat_handler_duration_seconds_bucket': buckets.setdefault(key, []).append((labels['le'], v))
 ok = bool(runs) and any(k[0] == sys.argv[2] and v > 100 for k, v in runs.items())
-want = [str(float(2**k) / 1e9) for k in range(7, 33)] + ['+Inf']
+want = [str(2.0 ** m) for m in range(-23, 3)] + ['+Inf']	# every 8th schema-3 bound, 2^-23 s .. 4 s
 for k in runs:
     b = buckets[k]; les = [le for le, _ in b]; vals = [v for _, v in b]
     if [le if le == '+Inf' else str(float(le)) for le in les] != want: print('# le bounds', k, les); ok = False
@@ -85,7 +85,7 @@ for k in runs:
 sys.exit(0 if ok else 1)
 PY
 }
-check "histogram: le 2^7..2^32 ns and +Inf, monotonic, +Inf = _count = runs_total (disk IRQ $IRQ busy)" hist_check
+check "histogram: le 2^-23..2^2 s (schema-3 bounds) and +Inf, monotonic, +Inf = _count = runs_total (disk IRQ $IRQ busy)" hist_check
 
 # A real Prometheus scrapes the daemon every second.
 PP=$(free_port)
@@ -160,8 +160,8 @@ c=$(query "sum(irqlat_handler_duration_seconds_count{irq=\"$IRQ\"})" "$t1")
 check "in Prometheus: _count = runs_total for the disk IRQ ($c)" test -n "$c" -a "$c" = "$v1"
 p99=$(query "histogram_quantile(0.99, sum by (le) (rate(irqlat_handler_duration_seconds_bucket{irq=\"$IRQ\"}[5s])))" "$((${t1%.*} - 3))")
 diag "histogram_quantile(0.99) of the disk IRQ under load: ${p99:-none} s"
-check "histogram_quantile over the buckets gives a positive p99 below 4.29 s" \
-	awk -v q="${p99:-0}" 'BEGIN { exit !(q > 0 && q < 4.3) }'
+check "histogram_quantile over the buckets gives a positive p99 below 4 s" \
+	awk -v q="${p99:-0}" 'BEGIN { exit !(q > 0 && q <= 4) }'
 kill "$PROM_PID"; wait "$PROM_PID" 2>/dev/null; PROM_PID=
 check "Prometheus stopped" sh -c "! kill -0 $PROM_PID 2>/dev/null"
 stop_daemon

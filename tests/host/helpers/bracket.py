@@ -4,14 +4,15 @@
 while it is read (from anyone's load on the machine) cannot make two references disagree.
 
   bracket.py daemon SOCKET IRQ
-      /proc/interrupts' count for IRQ, then irqlatd's count (summary, the cells read live when
-      it answers), then /proc/interrupts again, on one connection, within a millisecond or so:
-      "lo=P1 count=D hi=P2 spurious=S". D must lie in [P1, P2] (less what the kernel counted
-      and no handler ran for, docs/architecture.md section 9).
+      irqlatd's count for IRQ as of its next tick (every answer is the last tick's read of
+      the cells), between a reading of /proc/interrupts taken before that tick and one taken
+      after it (as for ticks below): "lo=P1 count=D hi=P2 spurious=S". D must lie in
+      [P1, P2] (less what the kernel counted and no handler ran for, docs/architecture.md
+      section 9).
   bracket.py watch SOCKET IRQ SECONDS
-      the daemon bracket every 50 ms for SECONDS: one line "t=.. gap=.." per sample where
-      the gap (/proc/interrupts' delta since the first sample less irqlatd's, outside the
-      bracket) changed; for finding when counts part (bench/count-gap.sh --watch).
+      the daemon bracket at each tick (50 ms apart or more) for SECONDS: one line "t=.. gap=.."
+      per sample where the gap (/proc/interrupts' delta since the first sample less irqlatd's,
+      outside the bracket) changed; for finding when counts part (bench/count-gap.sh --watch).
   bracket.py proc IRQ
       /proc/interrupts' count for IRQ alone: "count=P".
   bracket.py ticks SOCKET IRQ SECONDS
@@ -59,12 +60,27 @@ class Daemon:
         return json.loads(line)
 
 
+def next_tick(d, irq):
+    """The first answer read by a tick after this call, and the kernel's count at that tick
+    bracketed: (lo, answer, hi). An answer whose snapshot_end_ns differs from the one before
+    it comes from a tick between the two; the reading taken before the first was asked for
+    precedes that tick, the reading taken after the second follows it."""
+    before = proc_count(irq)
+    a = d.ask({"cmd": "summary", "window": "total"})
+    deadline = time.time() + 70  # the longest interval is 60 s
+    while time.time() < deadline:
+        time.sleep(0.002)
+        lo = proc_count(irq)
+        b = d.ask({"cmd": "summary", "window": "total"})
+        if b["snapshot_end_ns"] != a["snapshot_end_ns"]:
+            return before, b, proc_count(irq)
+        before, a = lo, b
+    raise SystemExit("irqlatd did not tick within 70 s")
+
+
 def cmd_daemon(path, irq):
     d = Daemon(path)
-    d.ask({"cmd": "status"})  # connected and answering before the bracket opens
-    lo = proc_count(irq)
-    a = d.ask({"cmd": "summary", "window": "total"})
-    hi = proc_count(irq)
+    lo, a, hi = next_tick(d, irq)
     mine = [h for h in a["irqs"] if h["irq"] == int(irq)]
     print("lo=%d count=%d hi=%d spurious=%d" % (lo, sum(h["count"] for h in mine), hi,
                                                  sum(h["spurious"] for h in mine)))
@@ -72,12 +88,9 @@ def cmd_daemon(path, irq):
 
 def cmd_watch(path, irq, secs):
     d = Daemon(path)
-    d.ask({"cmd": "status"})
 
     def sample():
-        lo = proc_count(irq)
-        a = d.ask({"cmd": "summary", "window": "total"})
-        hi = proc_count(irq)
+        lo, a, hi = next_tick(d, irq)
         return lo, sum(h["count"] for h in a["irqs"] if h["irq"] == int(irq)), hi
 
     lo0, c0, hi0 = sample()

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* collector_tick() over cells the test writes the way bpf/hardirq.bpf.c does (fake_bpf.h):
- * cells grouped into handlers by (IRQ, irqaction), per-tick deltas, max taken and reset,
- * 32-bit bucket counters that wrap, windows over the ring of ticks. The reference is the
- * list of runs the test made, histogrammed here. */
+ * cells grouped into series by (kind, irqaction, IRQ), per-tick deltas, max taken and reset,
+ * 32-bit bucket counters that wrap, windows over the sparse store of ticks, one snapshot's
+ * figures agreeing with each other. The reference is the list of runs the test made,
+ * histogrammed here. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -36,8 +37,25 @@ static int setup(void **state)
 	log_setup(LOG_TARGET_STDERR, LOG_WARNING);
 	fake_bpf_init(&f->bpf, 16);
 	assert_int_equal(collector_init(&f->c, &f->bpf.l), 0);
+	fake_clock_ns = f->c.start_ns = 1000000000ull;
+	f->c.clock = fake_clock;
 	*state = f;
 	return 0;
+}
+
+/* A on CPUs 0 and 1, B (same line) on CPU 0 */
+static void make_cells(struct fixture *f)
+{
+	f->a0 = fake_bpf_new_cell(&f->bpf, 25, 0, ACTION_A, "virtio1-req.0");
+	f->a1 = fake_bpf_new_cell(&f->bpf, 25, 1, ACTION_A, "virtio1-req.0");
+	f->b0 = fake_bpf_new_cell(&f->bpf, 25, 0, ACTION_B, "shared-on-25");
+}
+
+/* a tick one second after the one before */
+static void tick(struct fixture *f)
+{
+	fake_clock_ns += 1000000000ull;
+	collector_tick(&f->c);
 }
 
 static int teardown(void **state)
@@ -50,22 +68,37 @@ static int teardown(void **state)
 	return 0;
 }
 
-static const struct handler *find(const struct collector *c, uint32_t irq, const char *name)
+static const struct series *find(const struct collector *c, uint32_t irq, const char *name)
 {
-	for (unsigned i = 0; i < c->nhandlers; i++)
-		if (c->handlers[i].irq == irq && !strcmp(c->handlers[i].name, name))
-			return &c->handlers[i];
-	fail_msg("no handler %u %s", irq, name);
+	for (unsigned i = 0; i < c->nseries; i++)
+		if (c->series[i].sub == irq && !strcmp(c->series[i].name, name))
+			return &c->series[i];
+	fail_msg("no series %u %s", irq, name);
 	return NULL;
+}
+
+static unsigned idx(const struct collector *c, const struct series *s)
+{
+	return (unsigned)(s - c->series);
+}
+
+/* the window's per-CPU counts of series s, through the iterator the answers use */
+static void cpu_window(const struct collector *c, const struct series *s, enum window w, uint64_t *out)
+{
+	struct window_iter it;
+	struct hist h;
+
+	collector_window_begin(c, w, &it);
+	collector_window_next(&it, idx(c, s), &h, out);
 }
 
 static void assert_hist_equal(const struct hist *got, const struct hist *want, const char *what)
 {
 	if (got->count != want->count || got->sum_ns != want->sum_ns || got->max_ns != want->max_ns ||
-	    got->spurious != want->spurious)
+	    got->aux != want->aux)
 		fail_msg("%s: count %" PRIu64 "/%" PRIu64 " sum %" PRIu64 "/%" PRIu64 " max %" PRIu64 "/%" PRIu64
-			 " spurious %" PRIu64 "/%" PRIu64 " (got/want)", what, got->count, want->count, got->sum_ns,
-			 want->sum_ns, got->max_ns, want->max_ns, got->spurious, want->spurious);
+			 " aux %" PRIu64 "/%" PRIu64 " (got/want)", what, got->count, want->count, got->sum_ns,
+			 want->sum_ns, got->max_ns, want->max_ns, got->aux, want->aux);
 	for (unsigned b = 0; b < HIST_BUCKETS; b++)
 		if (got->bucket[b] != want->bucket[b])
 			fail_msg("%s: bucket %u has %" PRIu64 ", not %" PRIu64, what, b, got->bucket[b], want->bucket[b]);
@@ -95,7 +128,7 @@ static void make_runs(struct fixture *f, unsigned t)
 		fake_bpf_run(&f->bpf, f->b0, 5000000000ull, 0);	/* overflow bucket */
 		add_sample(&f->want_b[t], 777);
 		add_sample(&f->want_b[t], 5000000000ull);
-		f->want_b[t].spurious = 1;
+		f->want_b[t].aux = 1;
 	}
 }
 
@@ -111,36 +144,50 @@ static void test_cells_to_handlers(void **state)
 	struct fixture *f = *state;
 
 	/* before any cell exists */
-	collector_tick(&f->c);
-	assert_int_equal(f->c.nhandlers, 0);
+	tick(f);
+	assert_int_equal(f->c.nseries, 0);
 
 	f->a0 = fake_bpf_new_cell(&f->bpf, 25, 0, ACTION_A, "virtio1-req.0");
 	f->b0 = fake_bpf_new_cell(&f->bpf, 25, 0, ACTION_B, "shared-on-25");
 	f->a1 = fake_bpf_new_cell(&f->bpf, 25, 1, ACTION_A, "virtio1-req.0");
-	/* a cell being allocated right now: counted in next_cell, metadata not written yet */
-	f->bpf.bss.next_cell++;
-	collector_tick(&f->c);
+	/* a cell being allocated right now: counted in next, metadata not ready yet */
+	f->bpf.pool.next++;
+	f->bpf.meta[3] = (struct lat_cell_meta){ .id = 0x1234, .sub = 1, .cpu = 1, .name = "i8042" };
+	tick(f);
 
-	assert_int_equal(f->c.nhandlers, 2);
-	const struct handler *a = find(&f->c, 25, "virtio1-req.0"), *b = find(&f->c, 25, "shared-on-25");
-	assert_int_equal(a->action_id, ACTION_A);
+	assert_int_equal(f->c.nseries, 2);
+	const struct series *a = find(&f->c, 25, "virtio1-req.0"), *b = find(&f->c, 25, "shared-on-25");
+	assert_int_equal(a->id, ACTION_A);
+	assert_int_equal(a->kind, KIND_HARDIRQ);
 	assert_int_equal(a->ncpus, 2);
 	assert_int_equal(a->cpus[0].cpu, 0);
 	assert_int_equal(a->cpus[1].cpu, 1);
-	assert_int_equal(b->action_id, ACTION_B);
+	assert_int_equal(a->cpus[1].cell, f->a1);
+	assert_int_equal(b->id, ACTION_B);
 	assert_int_equal(b->ncpus, 1);
-	assert_int_equal(f->c.cells[3].handler, -1);	/* waits for its metadata */
+	assert_int_equal(f->c.cells[3].series, -1);	/* waits for its metadata */
+	assert_int_equal(f->c.pending, 3);
 
-	/* its metadata arrives: a third handler, taken at the next tick */
-	f->bpf.meta[3] = (struct irq_cell_meta){ .action_id = 0x1234, .irq = 1, .cpu = 1, .name = "i8042" };
-	collector_tick(&f->c);
-	assert_int_equal(f->c.nhandlers, 3);
+	/* its metadata is ready: a third series, taken at the next tick */
+	f->bpf.meta[3].ready = 1;
+	tick(f);
+	assert_int_equal(f->c.nseries, 3);
 	assert_int_equal(find(&f->c, 1, "i8042")->cpus[0].cpu, 1);
+	assert_int_equal(f->c.pending, 4);
+
+	/* an outlier's cell is taken at once, before any tick has seen it */
+	uint32_t cpu = 99, id = fake_bpf_new_cell(&f->bpf, 7, 1, 0x777, "ahci");
+	const struct series *s = collector_cell_series(&f->c, id, &cpu);
+	assert_non_null(s);
+	assert_string_equal(s->name, "ahci");
+	assert_int_equal(cpu, 1);
+	assert_int_equal(f->c.nseries, 4);
+	assert_null(collector_cell_series(&f->c, id + 1, &cpu));	/* not handed out */
 
 	/* the BPF side may count past its pool when CPUs race for the last cell: capped */
-	f->bpf.bss.next_cell = 16 + 3;
-	collector_tick(&f->c);
-	assert_int_equal(f->c.nhandlers, 3);
+	f->bpf.pool.next = 16 + 3;
+	tick(f);
+	assert_int_equal(f->c.nseries, 4);
 }
 
 static void test_ticks_and_windows(void **state)
@@ -149,40 +196,44 @@ static void test_ticks_and_windows(void **state)
 	struct hist total_a = { 0 }, total_b = { 0 }, got, want;
 	double secs[WINDOW_COUNT];
 
-	f->a0 = fake_bpf_new_cell(&f->bpf, 25, 0, ACTION_A, "virtio1-req.0");
-	f->a1 = fake_bpf_new_cell(&f->bpf, 25, 1, ACTION_A, "virtio1-req.0");
-	f->b0 = fake_bpf_new_cell(&f->bpf, 25, 0, ACTION_B, "shared-on-25");
+	make_cells(f);
 	for (unsigned t = 0; t < NTICKS; t++) {
 		make_runs(f, t);
-		collector_tick(&f->c);
+		tick(f);
 		hist_add(&total_a, &f->want_a[t]);
 		hist_add(&total_b, &f->want_b[t]);
 
-		const struct handler *a = find(&f->c, 25, "virtio1-req.0"), *b = find(&f->c, 25, "shared-on-25");
+		const struct series *a = find(&f->c, 25, "virtio1-req.0"), *b = find(&f->c, 25, "shared-on-25");
+		unsigned ia = idx(&f->c, a), ib = idx(&f->c, b);
+		uint64_t cw[2];
 		char what[64];
 
 		/* the max is the tick's own: taken from the cell, which is left at 0 */
 		assert_int_equal(f->bpf.cells[f->a0].max_ns, 0);
 		assert_int_equal(f->bpf.cells[f->a1].max_ns, 0);
 		snprintf(what, sizeof(what), "tick %u, A, 1s", t);
-		collector_window(&f->c, a, WINDOW_1S, &got, &secs[WINDOW_1S]);
+		collector_window(&f->c, ia, WINDOW_1S, &got, &secs[WINDOW_1S]);
 		assert_hist_equal(&got, &f->want_a[t], what);
 		snprintf(what, sizeof(what), "tick %u, B, 1s", t);
-		collector_window(&f->c, b, WINDOW_1S, &got, &secs[WINDOW_1S]);
+		collector_window(&f->c, ib, WINDOW_1S, &got, &secs[WINDOW_1S]);
 		assert_hist_equal(&got, &f->want_b[t], what);
 
 		/* 10 s and 60 s: the last 10 and 60 ticks, or all of them while there are fewer */
 		snprintf(what, sizeof(what), "tick %u, A, 10s", t);
 		want_window(f->want_a, t, t + 1 < 10 ? t + 1 : 10, &want);
-		collector_window(&f->c, a, WINDOW_10S, &got, &secs[WINDOW_10S]);
+		collector_window(&f->c, ia, WINDOW_10S, &got, &secs[WINDOW_10S]);
 		assert_hist_equal(&got, &want, what);
 		snprintf(what, sizeof(what), "tick %u, B, 60s", t);
 		want_window(f->want_b, t, t + 1 < 60 ? t + 1 : 60, &want);
-		collector_window(&f->c, b, WINDOW_60S, &got, &secs[WINDOW_60S]);
+		collector_window(&f->c, ib, WINDOW_60S, &got, &secs[WINDOW_60S]);
 		assert_hist_equal(&got, &want, what);
 		snprintf(what, sizeof(what), "tick %u, A, total", t);
-		collector_window(&f->c, a, WINDOW_TOTAL, &got, &secs[WINDOW_TOTAL]);
+		collector_window(&f->c, ia, WINDOW_TOTAL, &got, &secs[WINDOW_TOTAL]);
 		assert_hist_equal(&got, &total_a, what);
+		collector_series_total(&f->c, ia, &got);
+		assert_hist_equal(&got, &total_a, what);
+		assert_int_equal(a->count, total_a.count);
+		assert_int_equal(a->sum_ns, total_a.sum_ns);
 
 		/* per CPU */
 		uint64_t c1 = 0, c1_10 = 0;
@@ -192,26 +243,85 @@ static void test_ticks_and_windows(void **state)
 				c1_10 += f->want_a_cpu1[k];
 		}
 		assert_int_equal(a->cpus[1].count, c1);
-		assert_int_equal(collector_cpu_window_count(&f->c, &a->cpus[1], WINDOW_10S), c1_10);
-		assert_int_equal(collector_cpu_window_count(&f->c, &a->cpus[1], WINDOW_TOTAL), c1);
+		cpu_window(&f->c, a, WINDOW_10S, cw);
+		assert_int_equal(cw[1], c1_10);
+		cpu_window(&f->c, a, WINDOW_TOTAL, cw);
+		assert_int_equal(cw[1], c1);
 		assert_int_equal(a->cpus[0].count + a->cpus[1].count, total_a.count);
 
-		/* each window is as long as the ticks it holds: never empty, never longer than a
-		 * longer window (tick times come from the clock; only their order is asserted) */
-		if (secs[WINDOW_1S] <= 0 || secs[WINDOW_1S] > secs[WINDOW_10S] ||
-		    secs[WINDOW_10S] > secs[WINDOW_60S] || secs[WINDOW_60S] > secs[WINDOW_TOTAL])
-			fail_msg("tick %u: window lengths 1s %.9f, 10s %.9f, 60s %.9f, total %.9f", t,
-				 secs[WINDOW_1S], secs[WINDOW_10S], secs[WINDOW_60S], secs[WINDOW_TOTAL]);
-		if (t >= 60 && !(secs[WINDOW_60S] < secs[WINDOW_TOTAL]))
-			fail_msg("tick %u: the 60 s window (%.9f s) is not shorter than the total (%.9f s)", t,
-				 secs[WINDOW_60S], secs[WINDOW_TOTAL]);
+		/* each window is as long as the ticks it holds, one second each (the test's clock) */
+		assert_float_equal(secs[WINDOW_1S], 1, 1e-9);
+		assert_float_equal(secs[WINDOW_10S], t + 1 < 10 ? t + 1 : 10, 1e-9);
+		assert_float_equal(secs[WINDOW_60S], t + 1 < 60 ? t + 1 : 60, 1e-9);
+		assert_float_equal(secs[WINDOW_TOTAL], t + 1, 1e-9);
 	}
 	/* B was quiet from tick 4 to 69: its 60 s window at tick 74 holds only tick 70 */
-	collector_window(&f->c, find(&f->c, 25, "shared-on-25"), WINDOW_60S, &got, &secs[0]);
+	collector_window(&f->c, idx(&f->c, find(&f->c, 25, "shared-on-25")), WINDOW_60S, &got, &secs[0]);
 	assert_int_equal(got.count, 2);
-	assert_int_equal(got.spurious, 1);
-	assert_int_equal(got.bucket[HIST_BUCKETS - 1], 1);
-	assert_int_equal(find(&f->c, 25, "shared-on-25")->total.count, 4);
+	assert_int_equal(got.aux, 1);
+	assert_int_equal(got.bucket[HIST_OVERFLOW], 1);
+	assert_int_equal(find(&f->c, 25, "shared-on-25")->count, 4);
+	assert_int_equal(find(&f->c, 25, "shared-on-25")->aux, 2);
+}
+
+/* One snapshot, one truth: in every tick, each series' count is the sum of its CPUs' counts and
+ * of its buckets, in every window, and a series that did not fire takes no room in the tick. */
+static void test_snapshot_consistent(void **state)
+{
+	struct fixture *f = *state;
+
+	make_cells(f);
+	for (unsigned t = 0; t < NTICKS; t++) {
+		make_runs(f, t);
+		tick(f);
+		for (enum window w = 0; w < WINDOW_COUNT; w++) {
+			struct window_iter it;
+
+			collector_window_begin(&f->c, w, &it);
+			for (unsigned i = 0; i < f->c.nseries; i++) {
+				const struct series *s = &f->c.series[i];
+				uint64_t cw[2] = { 0 }, buckets = 0;
+				struct hist h;
+
+				collector_window_next(&it, i, &h, cw);
+				for (unsigned k = 0; k < HIST_BUCKETS; k++)
+					buckets += h.bucket[k];
+				if (h.count != buckets || h.count != cw[0] + (s->ncpus > 1 ? cw[1] : 0))
+					fail_msg("tick %u, window %s, %s: count %" PRIu64 ", buckets %" PRIu64 ", CPUs %" PRIu64,
+						 t, window_name(w), s->name, h.count, buckets, cw[0] + cw[1]);
+			}
+		}
+	}
+	/* B fired only in ticks 3 and 70 of 75: the quiet ticks hold A alone, and A's record of
+	 * one tick is a few bytes per bucket it touched, not a histogram */
+	size_t one = f->c.ticks[(NTICKS - 2) % WINDOW_TICKS_MAX].len;
+	unsigned nb = 0;
+	for (unsigned k = 0; k < HIST_BUCKETS; k++)
+		nb += f->want_a[NTICKS - 2].bucket[k] != 0;
+	printf("# tick %u: A touched %u buckets, the tick's store holds %zu bytes\n", NTICKS - 2, nb, one);
+	assert_true(one <= 16 + 8 * (size_t)nb);
+	assert_true(f->c.ticks[(NTICKS - 2) % WINDOW_TICKS_MAX].len <
+		    f->c.ticks[70 % WINDOW_TICKS_MAX].len);
+}
+
+/* Each cell carries the outlier threshold; a cell the collector takes gets the one in effect,
+ * and a new threshold reaches every cell there is. */
+static void test_cell_threshold(void **state)
+{
+	struct fixture *f = *state;
+
+	f->a0 = fake_bpf_new_cell(&f->bpf, 25, 0, ACTION_A, "virtio1-req.0");
+	f->bpf.cells[f->a0].threshold_ns = 123;	/* allocated under an older threshold */
+	f->bpf.l.cell_threshold_ns = 100000;
+	tick(f);
+	assert_int_equal(f->bpf.cells[f->a0].threshold_ns, 100000);
+	f->a1 = fake_bpf_new_cell(&f->bpf, 25, 1, ACTION_A, "virtio1-req.0");
+	loader_set_threshold(&f->bpf.l, 250000);
+	assert_int_equal(f->bpf.cells[f->a0].threshold_ns, 250000);
+	assert_int_equal(f->bpf.cells[f->a1].threshold_ns, 250000);
+	loader_set_threshold(&f->bpf.l, 0);	/* off: no value reaches it */
+	assert_true(f->bpf.cells[f->a0].threshold_ns == UINT64_MAX);
+	assert_int_equal(f->bpf.cells[2].threshold_ns, 0);	/* not handed out: untouched */
 }
 
 static void test_max_of_quiet_tick(void **state)
@@ -222,13 +332,19 @@ static void test_max_of_quiet_tick(void **state)
 
 	f->a0 = fake_bpf_new_cell(&f->bpf, 25, 0, ACTION_A, "virtio1-req.0");
 	fake_bpf_run(&f->bpf, f->a0, 90000, 0);
-	collector_tick(&f->c);
-	collector_tick(&f->c);	/* nothing ran */
-	collector_window(&f->c, &f->c.handlers[0], WINDOW_1S, &got, &secs);
+	tick(f);
+	tick(f);	/* nothing ran */
+	collector_window(&f->c, 0, WINDOW_1S, &got, &secs);
 	assert_int_equal(got.count, 0);
 	assert_int_equal(got.max_ns, 0);
-	collector_window(&f->c, &f->c.handlers[0], WINDOW_10S, &got, &secs);
+	collector_window(&f->c, 0, WINDOW_10S, &got, &secs);
 	assert_int_equal(got.max_ns, 90000);
+	/* a run of 0 ns moves no sum, only bucket 0: it fired all the same */
+	fake_bpf_run(&f->bpf, f->a0, 0, 0);
+	tick(f);
+	collector_window(&f->c, 0, WINDOW_1S, &got, &secs);
+	assert_int_equal(got.count, 1);
+	assert_int_equal(got.bucket[HIST_ZERO], 1);
 }
 
 static void test_counter_wrap(void **state)
@@ -241,33 +357,56 @@ static void test_counter_wrap(void **state)
 	/* the cell's 32-bit bucket counters wrap on a long-running machine; deltas do not */
 	f->a0 = fake_bpf_new_cell(&f->bpf, 25, 0, ACTION_A, "virtio1-req.0");
 	f->bpf.cells[f->a0].hist[b] = 0xfffffff0u;
-	f->bpf.cells[f->a0].count = 0xfffffff0u;
-	collector_tick(&f->c);
+	f->bpf.cells[f->a0].sum_ns = 5000ull * 0xfffffff0u;
+	f->bpf.cells[f->a0].aux = 0xfffffff8u;
+	tick(f);
 	for (int i = 0; i < 0x20; i++)
-		fake_bpf_run(&f->bpf, f->a0, 5000, 0);
+		fake_bpf_run(&f->bpf, f->a0, 5000, 1);
 	assert_int_equal(f->bpf.cells[f->a0].hist[b], 0x10);	/* wrapped */
-	collector_tick(&f->c);
-	collector_window(&f->c, &f->c.handlers[0], WINDOW_1S, &got, &secs);
+	assert_int_equal(f->bpf.cells[f->a0].aux, 0x18);
+	tick(f);
+	collector_window(&f->c, 0, WINDOW_1S, &got, &secs);
 	assert_int_equal(got.bucket[b], 0x20);
 	assert_int_equal(got.count, 0x20);
-	assert_int_equal(f->c.handlers[0].total.bucket[b], 0xfffffff0ull + 0x20);
+	assert_int_equal(got.aux, 0x20);
+	collector_series_total(&f->c, 0, &got);
+	assert_int_equal(got.bucket[b], 0xfffffff0ull + 0x20);	/* the wrap is counted */
+	assert_int_equal(got.count, 0xfffffff0ull + 0x20);
+	assert_int_equal(f->c.series[0].count, 0xfffffff0ull + 0x20);
+	/* and again: twice past 2^32 */
+	f->bpf.cells[f->a0].hist[b] = 0xfffffff0u;
+	f->bpf.cells[f->a0].sum_ns += 5000ull * (0xfffffff0u - 0x10);
+	tick(f);
+	for (int i = 0; i < 0x20; i++)
+		fake_bpf_run(&f->bpf, f->a0, 5000, 0);
+	tick(f);
+	collector_series_total(&f->c, 0, &got);
+	assert_int_equal(got.bucket[b], 0xfffffff0ull + 0x20 + (0xfffffff0ull - 0x10) + 0x20);
 }
 
 static void test_map_memory(void **state)
 {
 	(void)state;
-	/* issue 2: 2 CPUs and up to 256 handlers (IRQ numbers up to 256, the default pool of
-	 * 1024 cells, 256 KiB of ring buffer) under 8 MiB */
-	uint64_t small = loader_map_bytes(2, 257, 1024, 256 * 1024);
-	printf("# map memory, 2 CPUs, 257 slots, 1024 cells, 256 KiB ring: %" PRIu64 " bytes\n", small);
+	/* issue 2: 2 CPUs and up to 256 handlers (the default pool of 1024 cells, 256 KiB of
+	 * ring buffer) under 8 MiB */
+	uint64_t small = loader_map_bytes(2, 1024, 256 * 1024);
+	printf("# map memory, 2 CPUs, 1024 cells, 256 KiB ring: %" PRIu64 " bytes\n", small);
 	assert_true(small < 8ull << 20);
-	/* the terms of the documented formula */
-	uint64_t one_cell = loader_map_bytes(1, 0, 1, 0) - loader_map_bytes(1, 0, 0, 0);
-	uint64_t one_slot = loader_map_bytes(1, 1, 0, 0) - loader_map_bytes(1, 0, 0, 0);
-	assert_int_equal(one_slot, sizeof(struct irq_slot));
-	assert_true(one_cell >= sizeof(struct irq_cell) + sizeof(struct irq_cell_meta));
-	printf("# per slot %" PRIu64 " B, per cell %" PRIu64 " B; 256 CPUs, 4097 slots, 8192 cells: %" PRIu64 " bytes\n",
-	       one_slot, one_cell, loader_map_bytes(256, 4097, 8192, 256 * 1024));
+	/* issue 9: 256 CPUs and 4096 handlers (the default pool, 32 cells per CPU: each handler
+	 * may fire on two CPUs) under 64 MiB */
+	uint64_t big = loader_map_bytes(256, 8192, 256 * 1024);
+	printf("# map memory, 256 CPUs, 8192 cells, 256 KiB ring: %" PRIu64 " bytes\n", big);
+	assert_true(big <= 64ull << 20);
+	/* the terms of the documented formula: per cell the cell, its metadata and a hash entry;
+	 * per CPU the hard-IRQ state with its cell cache and the drop counters */
+	uint64_t one_cell = loader_map_bytes(1, 1, 0) - loader_map_bytes(1, 0, 0);
+	uint64_t one_cpu = loader_map_bytes(2, 0, 0) - loader_map_bytes(1, 0, 0);
+	assert_int_equal(sizeof(struct lat_cell), 1088);	/* 17 cache lines */
+	assert_int_equal(sizeof(struct lat_cell) % 64, 0);
+	assert_int_equal(one_cell, sizeof(struct lat_cell) + sizeof(struct lat_cell_meta) + sizeof(struct cell_key) + 8 + 48);
+	assert_int_equal(one_cpu, sizeof(struct hardirq_cpu) + DROP_KINDS * 8);
+	assert_int_equal(loader_map_bytes(0, 0, 4096), 4096);
+	printf("# per cell %" PRIu64 " B, per CPU %" PRIu64 " B\n", one_cell, one_cpu);
 }
 
 int main(void)
@@ -275,6 +414,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_cells_to_handlers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ticks_and_windows, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_snapshot_consistent, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cell_threshold, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_max_of_quiet_tick, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_counter_wrap, setup, teardown),
 		cmocka_unit_test(test_map_memory),

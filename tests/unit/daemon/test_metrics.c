@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The --metrics address parser, and the page over a hand-made collector: exact cumulative
- * buckets at the powers of two, +Inf = _count = runs_total, handlers with the same IRQ and
- * name summed into one series, label values escaped. */
+ * buckets at every 8th schema-3 bound (2^m s, upper bounds inclusive), +Inf = _count =
+ * runs_total, handlers with the same IRQ and name summed into one series, label values
+ * escaped. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 #include "daemon/config.h"
 #include "daemon/metrics.h"
+#include "fake_bpf.h"
 
 static void test_addr_parse(void **state)
 {
@@ -42,11 +44,11 @@ static void test_addr_parse(void **state)
 			fail_msg("'%s' accepted", bad[i]);
 }
 
-static void add(struct hist *h, uint64_t ns, uint64_t n)
+/* n runs of ns into a cell, as the exit program counts them */
+static void add(struct fake_bpf *b, uint32_t cell, uint64_t ns, uint64_t n)
 {
-	h->bucket[hist_bucket(ns)] += n;
-	h->count += n;
-	h->sum_ns += ns * n;
+	for (uint64_t i = 0; i < n; i++)
+		fake_bpf_run(b, cell, ns, 0);
 }
 
 static uint64_t value(const char *page, const char *series)
@@ -65,48 +67,58 @@ static uint64_t value(const char *page, const char *series)
 
 static void test_render(void **state)
 {
-	struct collector c = { 0 };
-	struct handler *h = calloc(3, sizeof(*h));
+	struct fake_bpf b;
+	struct collector c;
 	struct metrics_sources src = { .col = &c };
 	size_t len;
 	(void)state;
 
-	assert_non_null(h);
-	c.handlers = h;
-	c.nhandlers = 3;
+	fake_bpf_init(&b, 16);
+	assert_int_equal(collector_init(&c, &b.l), 0);
+	uint32_t c0 = fake_bpf_new_cell(&b, 25, 0, 0x1000, "virtio1-req.0");
+	uint32_t c1 = fake_bpf_new_cell(&b, 25, 1, 0x1000, "virtio1-req.0");	/* its other CPU */
+	/* registered twice on the line: two handlers, one series of metrics */
+	uint32_t c2 = fake_bpf_new_cell(&b, 25, 0, 0x2000, "virtio1-req.0");
+	uint32_t c3 = fake_bpf_new_cell(&b, 1, 0, 0x3000, "odd\"name\\");
+	/* 2^-23 s = 119.209... ns, 2^-22 s = 238.418... ns, 2^-9 s = 1953125 ns exactly */
+	add(&b, c0, 119, 3);	/* at most 2^-23 s: in le 2^-23 */
+	add(&b, c1, 120, 5);	/* above it: the next bound */
+	add(&b, c2, 238, 2);	/* still in le 2^-22 */
+	add(&b, c2, 1953125, 6);	/* on the bound 2^-9 s: in it (upper bounds are inclusive) */
+	add(&b, c0, 1953126, 1);	/* one ns more: the next */
+	add(&b, c2, 5000000000ull, 1);	/* beyond 4 s: only +Inf */
+	add(&b, c3, 1000, 4);
+	collector_tick(&c);
 	c.drops[DROP_NO_CELL] = 7;
-	h[0].irq = h[1].irq = 25;
-	strcpy(h[0].name, "virtio1-req.0");
-	strcpy(h[1].name, "virtio1-req.0");	/* registered twice on the line: one series */
-	h[2].irq = 1;
-	strcpy(h[2].name, "odd\"name\\");
-	add(&h[0].total, 127, 3);	/* below 2^7: in le 128 ns */
-	add(&h[0].total, 128, 5);	/* exactly 2^7: the next bound (buckets are [lower, upper)) */
-	add(&h[1].total, 255, 2);	/* below 2^8 */
-	add(&h[1].total, 5000000000ull, 1);	/* beyond 2^32 ns: only +Inf */
-	add(&h[2].total, 1000, 4);
 
 	char *page = metrics_render(&src, &len);
 	assert_non_null(page);
 	assert_int_equal(strlen(page), len);
 #define S "{irq=\"25\",handler=\"virtio1-req.0\""
-	assert_int_equal(value(page, "irqlat_handler_runs_total" S "}"), 11);
-	assert_int_equal(value(page, "irqlat_handler_duration_seconds_bucket" S ",le=\"1.28e-07\"}"), 3);
-	assert_int_equal(value(page, "irqlat_handler_duration_seconds_bucket" S ",le=\"2.56e-07\"}"), 10);
-	assert_int_equal(value(page, "irqlat_handler_duration_seconds_bucket" S ",le=\"4.294967296\"}"), 10);
-	assert_int_equal(value(page, "irqlat_handler_duration_seconds_bucket" S ",le=\"+Inf\"}"), 11);
-	assert_int_equal(value(page, "irqlat_handler_duration_seconds_count" S "}"), 11);
-	assert_non_null(strstr(page, "irqlat_handler_duration_seconds_sum" S "} 5.000001531\n"));
-	assert_non_null(strstr(page, "irqlat_handler_seconds_total" S "} 5.000001531\n"));
+#define B "irqlat_handler_duration_seconds_bucket" S
+	assert_int_equal(value(page, "irqlat_handler_runs_total" S "}"), 18);
+	assert_int_equal(value(page, B ",le=\"1.1920928955078125e-07\"}"), 3);
+	assert_int_equal(value(page, B ",le=\"2.384185791015625e-07\"}"), 10);
+	assert_int_equal(value(page, B ",le=\"0.0009765625\"}"), 10);
+	assert_int_equal(value(page, B ",le=\"0.001953125\"}"), 16);
+	assert_int_equal(value(page, B ",le=\"0.00390625\"}"), 17);
+	assert_int_equal(value(page, B ",le=\"4\"}"), 17);
+	assert_null(strstr(page, B ",le=\"8\"}"));	/* 4 s is the last bound */
+	assert_int_equal(value(page, B ",le=\"+Inf\"}"), 18);
+	assert_int_equal(value(page, "irqlat_handler_duration_seconds_count" S "}"), 18);
+	assert_non_null(strstr(page, "irqlat_handler_duration_seconds_sum" S "} 5.013673309\n"));
+	assert_non_null(strstr(page, "irqlat_handler_seconds_total" S "} 5.013673309\n"));
 	/* one series set for the two handlers */
 	assert_null(strstr(strstr(page, "irqlat_handler_runs_total" S) + 1, "irqlat_handler_runs_total" S));
 	assert_int_equal(value(page, "irqlat_handler_runs_total{irq=\"1\",handler=\"odd\\\"name\\\\\"}"), 4);
 	assert_int_equal(value(page, "irqlat_ringbuf_drops_total{kind=\"no_cell\"}"), 7);
-	assert_int_equal(value(page, "\nirqlat_handlers"), 3);
+	assert_int_equal(value(page, "\nirqlat_handlers"), 3);	/* handlers, not metric series */
 	assert_non_null(strstr(page, "# TYPE irqlat_handler_duration_seconds histogram\n"));
+	assert_non_null(strstr(page, "# TYPE irqlat_handler_spurious_total counter\n"));
 	assert_null(strstr(page, "irqlat_tracepoint"));	/* no tracepoint set: no family */
 	free(page);
-	free(h);
+	collector_free(&c);
+	fake_bpf_free(&b);
 }
 
 int main(void)

@@ -18,15 +18,21 @@
 #include "../helpers/json_fields.h"
 #include "daemon/report.h"
 
-#define NTICKS 12	/* fewer than WINDOW_TICKS_MAX: tick t sits at index t of the rings */
+#define NTICKS 12	/* fewer than WINDOW_TICKS_MAX: the windows reach back to the start */
 #define NHANDLERS 3
 #define NS 1000000000ull
+
+/* What the test fed in, per handler and tick: the reference the answers are checked against. */
+struct expect {
+	struct hist tick[NTICKS], total;
+	uint64_t cpu_tick[2][NTICKS], cpu_total[2];
+};
 
 struct fixture {
 	struct fake_bpf bpf;
 	struct collector c;
-	struct handler h[NHANDLERS];
-	struct cpu_stat cpus[NHANDLERS][2];
+	uint32_t cell[NHANDLERS][2];
+	struct expect want[NHANDLERS];
 };
 
 static const struct {
@@ -52,50 +58,45 @@ static unsigned samples(unsigned k, unsigned t, uint64_t *v)
 	return n;
 }
 
+/* NTICKS ticks, one a second on the collector's clock, of runs written into the cells as the
+ * exit program would: handler 0 alternating CPUs, handler 1 with t of its runs spurious. */
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 	uint64_t v[1024];
 
 	fake_bpf_init(&f->bpf, 64);
-	f->bpf.bss.next_cell = 4;	/* handler 0 on two CPUs, 1 and 2 on one */
-	f->c.bpf = &f->bpf.l;
-	/* no cell has counted since the last tick: live counts equal the totals */
-	f->c.cells = calloc(64, sizeof(*f->c.cells));
-	for (unsigned i = 0; i < 64; i++)
-		f->c.cells[i].handler = -1;
-	f->c.start_ns = now_ns() - (NTICKS + 1) * NS;
-	f->c.tick = NTICKS;
-	for (unsigned t = 0; t < NTICKS; t++)
-		f->c.tick_ns[t] = f->c.start_ns + (t + 1) * NS;	/* one tick a second */
-	f->c.drops[DROP_OUTLIER] = 3;
-	f->c.drops[DROP_TRACEPOINT] = 5;
-	f->c.drops[DROP_NO_CELL] = 7;
-	for (unsigned k = 0; k < NHANDLERS; k++) {
-		struct handler *h = &f->h[k];
-
-		h->irq = handlers[k].irq;
-		h->action_id = 0xffff000000000000ull + k;
-		snprintf(h->name, sizeof(h->name), "%s", handlers[k].name);
-		h->cpus = f->cpus[k];
-		h->ncpus = handlers[k].ncpus;
-		for (unsigned i = 0; i < h->ncpus; i++)
-			h->cpus[i].cpu = i;
-		for (unsigned t = 0; t < NTICKS; t++) {
+	assert_int_equal(collector_init(&f->c, &f->bpf.l), 0);
+	fake_clock_ns = f->c.start_ns = 1000 * NS;
+	f->c.clock = fake_clock;
+	for (unsigned k = 0; k < NHANDLERS; k++)
+		for (unsigned i = 0; i < handlers[k].ncpus; i++)
+			f->cell[k][i] = fake_bpf_new_cell(&f->bpf, handlers[k].irq, i, 0xffff000000000000ull + k,
+							  handlers[k].name);
+	for (unsigned t = 0; t < NTICKS; t++) {
+		for (unsigned k = 0; k < NHANDLERS; k++) {
+			struct expect *e = &f->want[k];
 			unsigned n = samples(k, t, v);
 
 			for (unsigned i = 0; i < n; i++) {
-				add_sample(&h->ring[t], v[i]);
-				add_sample(&h->total, v[i]);
-				h->cpus[i % h->ncpus].count++;
-				h->cpus[i % h->ncpus].window_count[t]++;
+				unsigned cpu = i % handlers[k].ncpus, spurious = k == 1 && i < t;
+
+				fake_bpf_run(&f->bpf, f->cell[k][cpu], v[i], spurious);
+				add_sample(&e->tick[t], v[i]);
+				add_sample(&e->total, v[i]);
+				e->tick[t].aux += spurious;
+				e->total.aux += spurious;
+				e->cpu_tick[cpu][t]++;
+				e->cpu_total[cpu]++;
 			}
-			h->ring[t].spurious = k == 1 ? t : 0;
-			h->total.spurious += h->ring[t].spurious;
 		}
+		fake_clock_ns += NS;
+		collector_tick(&f->c);
 	}
-	f->c.handlers = f->h;
-	f->c.nhandlers = NHANDLERS;
+	/* the drops map has no fd here: the counts stay as set */
+	f->c.drops[DROP_OUTLIER] = 3;
+	f->c.drops[DROP_TRACEPOINT] = 5;
+	f->c.drops[DROP_NO_CELL] = 7;
 	*state = f;
 	return 0;
 }
@@ -104,7 +105,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	free(f->c.cells);
+	collector_free(&f->c);
 	fake_bpf_free(&f->bpf);
 	free(f);
 	return 0;
@@ -124,24 +125,26 @@ static json_object *roundtrip(json_object *o)
 }
 
 /* The window the test expects: the last n ticks, summed here, not by collect.c. */
-static void expected_window(const struct handler *h, unsigned n, struct hist *out)
+static void expected_window(const struct expect *e, unsigned n, struct hist *out)
 {
 	memset(out, 0, sizeof(*out));
 	for (unsigned t = NTICKS - n; t < NTICKS; t++)
-		hist_add_tick(out, &h->ring[t]);
+		hist_add(out, &e->tick[t]);
 }
 
-static void check_handler(json_object *o, const struct handler *h, unsigned nticks, double secs, unsigned k)
+static void check_handler(json_object *o, const struct fixture *f, unsigned k, unsigned nticks, double secs)
 {
+	const struct expect *e = &f->want[k];
 	struct hist w;
+	uint64_t cpu_sum = 0;
 
-	expected_window(h, nticks, &w);
-	assert_int_equal(json_object_get_int(field(o, "irq", json_type_int)), h->irq);
-	assert_string_equal(json_object_get_string(field(o, "name", json_type_string)), h->name);
+	expected_window(e, nticks, &w);
+	assert_int_equal(json_object_get_int(field(o, "irq", json_type_int)), handlers[k].irq);
+	assert_string_equal(json_object_get_string(field(o, "name", json_type_string)), handlers[k].name);
 	/* cumulative since start, whatever the window */
-	assert_int_equal(u64(o, "count"), h->total.count);
-	assert_int_equal(u64(o, "total_ns"), h->total.sum_ns);
-	assert_int_equal(u64(o, "spurious"), h->total.spurious);
+	assert_int_equal(u64(o, "count"), e->total.count);
+	assert_int_equal(u64(o, "total_ns"), e->total.sum_ns);
+	assert_int_equal(u64(o, "spurious"), e->total.aux);
 	/* the window */
 	assert_int_equal(u64(o, "window_count"), w.count);
 	assert_int_equal(u64(o, "window_ns"), w.sum_ns);
@@ -153,20 +156,21 @@ static void check_handler(json_object *o, const struct handler *h, unsigned ntic
 	assert_int_equal(u64(o, "p99_ns"), hist_quantile(&w, 0.99));
 	assert_int_equal(u64(o, "p999_ns"), hist_quantile(&w, 0.999));
 	assert_int_equal(u64(o, "max_ns"), w.max_ns);
-	/* per CPU: count since start and in the window */
+	/* per CPU: count since start and in the window; together, the handler's count */
 	json_object *cpus = field(o, "cpus", json_type_array);
-	assert_int_equal(json_object_array_length(cpus), h->ncpus);
-	for (unsigned i = 0; i < h->ncpus; i++) {
+	assert_int_equal(json_object_array_length(cpus), handlers[k].ncpus);
+	for (unsigned i = 0; i < handlers[k].ncpus; i++) {
 		json_object *co = json_object_array_get_idx(cpus, i);
 		uint64_t wc = 0;
 
 		for (unsigned t = NTICKS - nticks; t < NTICKS; t++)
-			wc += h->cpus[i].window_count[t];
-		assert_int_equal(json_object_get_int(field(co, "cpu", json_type_int)), h->cpus[i].cpu);
-		assert_int_equal(u64(co, "count"), h->cpus[i].count);
+			wc += e->cpu_tick[i][t];
+		assert_int_equal(json_object_get_int(field(co, "cpu", json_type_int)), i);
+		assert_int_equal(u64(co, "count"), e->cpu_total[i]);
 		assert_int_equal(u64(co, "window_count"), wc);
+		cpu_sum += u64(co, "count");
 	}
-	(void)k;
+	assert_int_equal(cpu_sum, u64(o, "count"));
 }
 
 static void check_header(json_object *o, const char *window, double secs)
@@ -175,8 +179,11 @@ static void check_header(json_object *o, const char *window, double secs)
 
 	assert_string_equal(json_object_get_string(field(o, "window", json_type_string)), window);
 	assert_float_equal(dbl(o, "window_s"), secs, 1e-9);
-	assert_true(dbl(o, "uptime_s") >= NTICKS + 1);
+	/* every figure is as of the last tick: its time, and its read of the cells */
+	assert_float_equal(dbl(o, "uptime_s"), NTICKS, 1e-9);
 	assert_true(dbl(o, "time") > 1.7e9);	/* wall clock, seconds since 1970 */
+	assert_int_equal(u64(o, "snapshot_begin_ns"), 1000 * NS + NTICKS * NS);
+	assert_int_equal(u64(o, "snapshot_end_ns"), 1000 * NS + NTICKS * NS);
 	assert_int_equal(u64(drops, "outliers"), 3);
 	assert_int_equal(u64(drops, "tracepoint_events"), 5);
 	assert_int_equal(u64(drops, "no_cell"), 7);
@@ -205,8 +212,8 @@ static void test_summary_windows(void **state)
 		check_header(s, cases[i].name, cases[i].secs);
 		assert_int_equal(json_object_array_length(irqs), NHANDLERS);
 		for (unsigned k = 0; k < NHANDLERS; k++) {
-			check_handler(find_irq(irqs, f->h[k].name), &f->h[k], cases[i].nticks, cases[i].secs, k);
-			rate += dbl(find_irq(irqs, f->h[k].name), "rate");
+			check_handler(find_irq(irqs, handlers[k].name), f, k, cases[i].nticks, cases[i].secs);
+			rate += dbl(find_irq(irqs, handlers[k].name), "rate");
 		}
 		/* the machine's rate: all handlers */
 		assert_float_equal(dbl(s, "rate"), rate, 1e-6);
@@ -220,7 +227,7 @@ static void test_summary_empty(void **state)
 	struct collector c = f->c;
 	json_object *s;
 
-	c.nhandlers = 0;
+	c.nseries = 0;
 	s = roundtrip(report_summary(&c, WINDOW_10S));
 	assert_int_equal(json_object_array_length(field(s, "irqs", json_type_array)), 0);
 	assert_float_equal(dbl(s, "rate"), 0, 0);
@@ -262,9 +269,14 @@ static void test_summary_idle_storm_cpus(void **state)
 	write_file(root, "/proc/irq/25/effective_affinity_list", "1\n");
 	topo.root = root;
 	f->c.topology = &topo;
-	/* handler 1 did not run in the last tick; handler 2 is in a rate storm: its last tick's
-	 * runs, 2000 a second after 5 a second */
-	memset(&f->h[1].ring[NTICKS - 1], 0, sizeof(f->h[1].ring[0]));
+	/* one more tick in which handler 1 does not run and handler 2 runs once, for 5 s; then
+	 * handler 2's storm state made anew (the ticks fed it their own rates): a rate storm, its
+	 * last tick's runs 2000 a second after 5 a second */
+	fake_bpf_run(&f->bpf, f->cell[2][0], 5 * NS, 0);
+	fake_clock_ns += NS;
+	collector_tick(&f->c);
+	storm_free(&f->c.storms);
+	memset(&f->c.storms, 0, sizeof(f->c.storms));
 	for (unsigned t = 0; t < 10; t++) {
 		assert_int_equal(storm_feed(&f->c.storms, 2, 1, "i8042", t < 9 ? 5 : 2000, 0), 0);
 		storm_tick(&f->c.storms, 1.0, f->c.start_ns + (t + 1) * NS, NULL, NULL);
@@ -307,8 +319,8 @@ static void test_hist_buckets(void **state)
 	uint64_t sum = 0;
 
 	assert_int_equal(json_object_array_length(irqs), 1);
-	check_handler(json_object_array_get_idx(irqs, 0), &f->h[2], NTICKS, NTICKS, 2);
-	expected_window(&f->h[2], NTICKS, &w);
+	check_handler(json_object_array_get_idx(irqs, 0), f, 2, NTICKS, NTICKS);
+	expected_window(&f->want[2], NTICKS, &w);
 	b = field(json_object_array_get_idx(irqs, 0), "buckets", json_type_array);
 	/* [lower_ns, upper_ns, count] of each non-empty bucket, in order; upper 0 = unbounded */
 	unsigned k = 0;
@@ -321,7 +333,7 @@ static void test_hist_buckets(void **state)
 		assert_int_equal(json_object_array_length(row), 3);
 		assert_int_equal(json_object_get_uint64(json_object_array_get_idx(row, 0)), hist_lower_ns(bk));
 		assert_int_equal(json_object_get_uint64(json_object_array_get_idx(row, 1)),
-				 bk == HIST_BUCKETS - 1 ? 0 : hist_upper_ns(bk));
+				 bk == HIST_OVERFLOW ? 0 : hist_upper_ns(bk));
 		assert_int_equal(json_object_get_uint64(json_object_array_get_idx(row, 2)), w.bucket[bk]);
 		sum += w.bucket[bk];
 	}
@@ -329,7 +341,7 @@ static void test_hist_buckets(void **state)
 	assert_int_equal(sum, w.count);
 	/* the 5 s run is in the overflow bucket, last */
 	json_object *last = json_object_array_get_idx(b, k - 1);
-	assert_int_equal(json_object_get_uint64(json_object_array_get_idx(last, 0)), 1ull << HIST_MAX_LOG2);
+	assert_int_equal(json_object_get_uint64(json_object_array_get_idx(last, 0)), 4000000001ull);
 	assert_int_equal(json_object_get_uint64(json_object_array_get_idx(last, 1)), 0);
 	json_object_put(s);
 }
@@ -346,7 +358,7 @@ static void test_hist_filters(void **state)
 	/* by name: one */
 	s = roundtrip(report_hist(&f->c, WINDOW_10S, -1, "shared-on-25"));
 	assert_int_equal(json_object_array_length(field(s, "irqs", json_type_array)), 1);
-	check_handler(json_object_array_get_idx(field(s, "irqs", json_type_array), 0), &f->h[1], 10, 10, 1);
+	check_handler(json_object_array_get_idx(field(s, "irqs", json_type_array), 0), f, 1, 10, 10);
 	json_object_put(s);
 	/* neither: all */
 	s = roundtrip(report_hist(&f->c, WINDOW_10S, -1, NULL));
@@ -370,7 +382,7 @@ static void test_status(void **state)
 
 	assert_string_equal(json_object_get_string(field(s, "version", json_type_string)), "9.8.7");
 	assert_int_equal(u64(s, "pid"), 4242);
-	assert_true(dbl(s, "uptime_s") >= NTICKS + 1);
+	assert_true(dbl(s, "uptime_s") >= 0);	/* the daemon's, now: not a measurement */
 	assert_string_equal(json_object_get_string(field(s, "attach", json_type_string)), "raw_tp");
 	progs = field(s, "programs", json_type_array);
 	assert_int_equal(json_object_array_length(progs), 2);
@@ -387,12 +399,12 @@ static void test_status(void **state)
 	assert_string_equal(json_object_get_string(field(cfg, "socket", json_type_string)), "/tmp/x.sock");
 	json_object_put(s);
 
-	/* the BPF side may run past the pool (next_cell counts attempts): capped */
-	f->bpf.bss.next_cell = 1000;
+	/* the BPF side may run past the pool (next counts attempts): capped */
+	f->bpf.pool.next = 1000;
 	s = roundtrip(report_status(&f->c, &info));
 	assert_int_equal(u64(s, "cells_used"), 64);
 	json_object_put(s);
-	f->bpf.bss.next_cell = 4;
+	f->bpf.pool.next = 4;
 }
 
 int main(void)
