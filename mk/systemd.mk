@@ -6,6 +6,9 @@ DOCDIR ?= $(PREFIX)/share/doc/irqlatd
 SYSCONFDIR_IRQLATD := /etc/irqlatd
 # no: leave `journalctl --update-catalog` to the caller (tests installing into a temp PREFIX)
 UPDATE_CATALOG ?= yes
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+# no: leave `systemd-sysusers` (the socket's group, irqlat) to the caller (a package)
+CREATE_GROUP ?= yes
 
 # systemd/irqlatd.service for this PREFIX, so that `systemd-analyze security --offline=yes
 # systemd/irqlatd.service` works after `make` (generated; not in git)
@@ -25,18 +28,26 @@ check-vm: $(BUILD)/irqlatd $(BUILD)/irqlat
 # The unit is generated here, not in $(BUILD): ExecStart= must follow the PREFIX of this
 # install, whatever an earlier build used.
 install-systemd: systemd/irqlatd.service.in
-	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(CATALOGDIR) $(DESTDIR)$(DOCDIR)
+	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(CATALOGDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSUSERSDIR)
 	sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@CONFIG@|$(SYSCONFDIR_IRQLATD)/irqlatd.conf|g' $< > $(DESTDIR)$(UNITDIR)/irqlatd.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/irqlatd.service
 	install -m 0644 docs/irqlatd.catalog $(DESTDIR)$(CATALOGDIR)/irqlatd.catalog
 	install -m 0644 docs/irqlatd.conf.example $(DESTDIR)$(DOCDIR)/irqlatd.conf.example
 	install -m 0644 docs/systemd.md $(DESTDIR)$(DOCDIR)/systemd.md
+	install -m 0644 systemd/irqlatd.sysusers $(DESTDIR)$(SYSUSERSDIR)/irqlatd.conf
 	@if [ "$(UPDATE_CATALOG)" != yes ]; then :; \
 	elif [ -n "$(DESTDIR)" ]; then \
 		echo "install: in the target system, run journalctl --update-catalog so journalctl -x explains irqlatd's entries"; \
 	elif command -v journalctl >/dev/null; then \
 		journalctl --update-catalog \
 		|| echo "install: journalctl --update-catalog failed; run it by hand so journalctl -x explains irqlatd's entries"; fi
+	@if [ "$(CREATE_GROUP)" != yes ]; then :; \
+	elif [ -n "$(DESTDIR)" ]; then \
+		echo "install: in the target system, run systemd-sysusers irqlatd.conf: the unit needs the group irqlat"; \
+	elif command -v systemd-sysusers >/dev/null; then \
+		systemd-sysusers $(SYSUSERSDIR)/irqlatd.conf \
+		|| echo "install: systemd-sysusers failed; create the group by hand (groupadd --system irqlat): the unit needs it"; \
+	else echo "install: create the group irqlat (groupadd --system irqlat): the unit needs it"; fi
 	@echo "install: then: systemctl daemon-reload && systemctl enable --now irqlatd"
 
 .PHONY: install-systemd

@@ -38,6 +38,9 @@ int metrics_serve(struct metrics **out, sd_event *ev, int fd, const char *where,
 		  const struct metrics_limits *limits);
 /* One accepted connection (fd taken) as the listener hands it over: for the fuzzer. */
 int metrics_http_add(struct metrics *m, int fd, const struct sockaddr *sa, socklen_t salen);
+/* Shuts down the connections that have waited http-timeout-s for a whole request by now_us
+ * (CLOCK_MONOTONIC, the loop's now); how many. The deadline timer calls it; so do the tests. */
+unsigned metrics_http_expire(struct metrics *m, uint64_t now_us);
 struct metrics_stats metrics_stats(const struct metrics *m);
 void metrics_close(struct metrics *m);
 

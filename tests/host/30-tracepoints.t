@@ -20,6 +20,7 @@ cleanup_inst() { [ -d "$INST" ] && { echo 0 > "$INST/events/sched/sched_process_
 trap 'cleanup_inst; cleanup' EXIT
 
 MP=$(free_port)
+# (0666: the non-root client below must connect, to be refused by the daemon itself)
 start_daemon --socket-mode 0666 --interval-ms 200 --tracepoint sched:sched_process_exec --tracepoint bad-name \
 	--tracepoint sched:no_such_event --tracepoint silly:me_silly --metrics "127.0.0.1:$MP"
 check "daemon starts with a malformed and a missing tracepoint among good ones" test -n "$DAEMON_PID"

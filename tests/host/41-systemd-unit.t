@@ -6,7 +6,7 @@
 # another uid, or without tracefs), and every system call it makes (strace) passes the unit's
 # SystemCallFilter=.
 . "$(dirname "$0")/../lib.sh"
-plan 21
+plan 25
 
 chmod 0711 "$TMP"	# the unprivileged runs below reach $TMP/run
 ROOT=$TMP/root
@@ -16,20 +16,22 @@ UNIT=$ROOT/usr/lib/systemd/system/irqlatd.service
 installed() {
 	for f in /usr/sbin/irqlatd /usr/bin/irqlat /usr/lib/systemd/system/irqlatd.service \
 		 /usr/lib/systemd/catalog/irqlatd.catalog /usr/share/man/man8/irqlatd.8 \
-		 /usr/share/man/man1/irqlat.1 /usr/share/doc/irqlatd/irqlatd.conf.example; do
+		 /usr/share/man/man1/irqlat.1 /usr/share/doc/irqlatd/irqlatd.conf.example \
+		 /usr/lib/sysusers.d/irqlatd.conf; do
 		[ -f "$ROOT$f" ] || { echo "# missing $f"; return 1; }
 	done
 }
-check "it installs the binaries, unit, catalog, man pages and configuration example" installed
+check "it installs the binaries, unit, catalog, man pages, configuration example and sysusers.d file" installed
 check "ExecStart= names the installed binary (PREFIX=/usr)" grep -qx 'ExecStart=/usr/sbin/irqlatd' "$UNIT"
 make -s -C "$TOP" BUILD="$BUILD" install DESTDIR="$TMP/local" PREFIX=/usr/local >/dev/null 2>&1
 check "ExecStart= follows PREFIX (/usr/local)" \
 	grep -qx 'ExecStart=/usr/local/sbin/irqlatd' "$TMP/local/usr/local/lib/systemd/system/irqlatd.service"
 
 # verify an install into a PREFIX on this machine, so that ExecStart=, ExecReload='s /bin/sh
-# and the man pages (MANPATH) are checked for real
+# and the man pages (MANPATH) are checked for real; the machine's catalog and groups are left
+# alone (a group irqlat would change every other test's daemon on this shared machine)
 P=$TMP/prefix
-make -s -C "$TOP" BUILD="$BUILD" install PREFIX="$P" UPDATE_CATALOG=no >/dev/null 2>&1
+make -s -C "$TOP" BUILD="$BUILD" install PREFIX="$P" UPDATE_CATALOG=no CREATE_GROUP=no >/dev/null 2>&1
 out=$(MANPATH=$P/share/man systemd-analyze verify "$P/lib/systemd/system/irqlatd.service" 2>&1); rc=$?
 check "systemd-analyze verify: clean (no output, exit 0)" sh -c "[ $rc -eq 0 ] && [ -z \"\$1\" ]" _ "$out"
 [ -n "$out" ] && diag "$out"
@@ -108,6 +110,36 @@ check "CAP_BPF alone: exit 1, 'missing capability CAP_PERFMON'" \
 out=$(as_service ,+perfmon "$IRQLATD" --socket "$USOCK" --log-target stderr 2>&1); rc=$?
 check "CAP_PERFMON alone: exit 1, 'missing capability CAP_BPF'" \
 	sh -c "[ $rc -eq 1 ] && printf '%s' \"\$1\" | grep -q 'missing capability CAP_BPF'" _ "$out"
+
+# Who may connect under the unit (irqlatd(8), ACCESS): the socket's group is the one sysusers.d
+# makes, the unit runs irqlatd in it (without CAP_CHOWN a process may give a file only to a
+# group it is in) and irqlatd defaults to it. A private group stands for irqlat below: the
+# machine is shared, and a group named irqlat would change every other test's daemon.
+same_group() {
+	[ "$(awk '$1 == "g" { print $2 }' "$ROOT/usr/lib/sysusers.d/irqlatd.conf")" = irqlat ] &&
+		[ "$(sed -n 's/^SupplementaryGroups=//p' "$UNIT")" = irqlat ] &&
+		"$IRQLATD" --help | grep -q '(default irqlat when it exists)'
+}
+check "sysusers.d makes the group irqlat, the unit's SupplementaryGroups= and irqlatd's default socket-group" same_group
+G=irqlt$$
+groupadd --system "$G" || echo "Bail out! groupadd $G failed"
+trap 'groupdel "$G" 2>/dev/null; cleanup' EXIT
+GSOCK=$TMP/run/group.sock
+setpriv --groups "$G" setpriv --inh-caps=-all --bounding-set=-all,+bpf,+perfmon --no-new-privs \
+	"$IRQLATD" --socket "$GSOCK" --socket-group "$G" --log-target stderr --no-tracepoints >"$TMP/group.log" 2>&1 &
+DAEMON_PID=$!
+for _ in $(seq 100); do "$IRQLAT" --socket "$GSOCK" status >/dev/null 2>&1 && break; sleep 0.1; done
+as_user() { setpriv --reuid=nobody --regid=nogroup "$@"; }
+member=$(as_user --groups "$G" "$IRQLAT" --socket "$GSOCK" status 2>&1); mrc=$?
+other=$(as_user --clear-groups "$IRQLAT" --socket "$GSOCK" status 2>&1); orc=$?
+diag "socket $(stat -c '%U:%G %a' "$GSOCK"); member: exit $mrc; non-member: exit $orc, $other"
+check "as the unit runs it, in the group: the socket is root:GROUP 0660" test "$(stat -c '%U:%G %a' "$GSOCK")" = "root:$G 660"
+check "... a member of the group connects, anyone else is refused in one line (exit 1)" \
+	sh -c "[ $mrc -eq 0 ] && [ $orc -eq 1 ] && [ \$(printf '%s\n' \"\$1\" | wc -l) -eq 1 ] && printf '%s' \"\$1\" | grep -q 'no permission to connect'" _ "$other"
+stop_daemon
+out=$(as_service ,+bpf,+perfmon timeout 10 "$IRQLATD" --socket "$GSOCK" --socket-group "$G" --log-target stderr --no-tracepoints 2>&1); rc=$?
+check "not in the group (no SupplementaryGroups=): exit 1, one line naming SupplementaryGroups=" \
+	sh -c "[ $rc -eq 1 ] && [ \$(printf '%s\n' \"\$1\" | grep -c SupplementaryGroups=) -eq 1 ]" _ "$out"
 
 # Another uid (DynamicUser=, as the unit was) cannot read tracefs: one line, the tracepoints
 # show it, and no mount(2) is tried on a tracefs that is mounted.

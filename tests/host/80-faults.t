@@ -5,7 +5,7 @@
 # references are the file system (stat), the kernel's own list of BPF programs and links
 # (bpftool), its system-call record (strace) and the processes' exit statuses.
 . "$(dirname "$0")/../lib.sh"
-plan 22
+plan 23
 
 IRQ=$(disk_irq)
 
@@ -136,17 +136,26 @@ t0=$(date +%s%N)
 out=$(timeout 30 "$IRQLAT" --socket "$TMP/full.sock" status 2>&1); rc=$?
 el=$(( ($(date +%s%N) - t0) / 1000000 ))
 diag "full queue: irqlat status exited $rc after $el ms: $out"
-check "connect() to a full queue times out: exit 1 with a line, not a hang (timeout(1) would give 124)" \
-	sh -c "[ $rc -eq 1 ] && printf '%s' \"\$1\" | grep -q 'did not take the connection within 5 s'" _ "$out"
+check "connect() to a full queue times out: exit 1 with one line, not a hang (timeout(1) would give 124)" \
+	sh -c "[ $rc -eq 1 ] && [ \$(printf '%s\n' \"\$1\" | wc -l) -eq 1 ] && printf '%s' \"\$1\" | grep -q 'did not take the connection within 5 s'" _ "$out"
 "$IRQLAT" --socket "$TMP/full.sock" --top --batch >"$TMP/int.out" 2>&1 &
 CL=$!
-sleep 1
+in_connect() { [ "$(cut -d' ' -f1 /proc/"$CL"/syscall 2>/dev/null)" = 42 ]; }	# x86_64 connect(2)
+retry_for 5 in_connect || diag "irqlat did not reach connect(2) within 5 s"
 kill -INT "$CL"
 ended() { ! kill -0 "$CL" 2>/dev/null; }
 check "SIGINT while connecting ends irqlat at once (no SA_RESTART)" retry_for 2 ended
 wait "$CL"; rc=$?
-check "... with exit 1 and 'interrupted while connecting'" sh -c "[ $rc -eq 1 ] && grep -q 'interrupted while connecting' '$TMP/int.out'"
+check "... with exit 1 and one line, 'interrupted while connecting'" \
+	sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$TMP/int.out') -eq 1 ] && grep -q 'interrupted while connecting' '$TMP/int.out'"
 kill "$FULL" 2>/dev/null; wait "$FULL" 2>/dev/null
+# (connect(2) with a send timeout ends with EINTR whatever the flags; the kernel's record of
+# how the handlers were installed says whether any other blocking call would be restarted)
+strace -qq -e trace=rt_sigaction -o "$TMP/sigaction" "$IRQLAT" --socket "$TMP/none.sock" status >/dev/null 2>&1
+handlers=$(grep -E '^rt_sigaction\((SIGINT|SIGTERM), \{sa_handler=0x' "$TMP/sigaction")
+diag "irqlat's handlers: $(sed -E 's/.*\((SIG[A-Z]+), .*sa_flags=([^,]*),.*/\1 \2/' <<<"$handlers" | tr '\n' ' ')"
+check "irqlat catches SIGINT and SIGTERM with sigaction(2), without SA_RESTART (strace)" \
+	sh -c "[ \$(printf '%s\n' \"\$1\" | grep -c .) -eq 2 ] && ! printf '%s' \"\$1\" | grep -q SA_RESTART" _ "$handlers"
 
 # --- 8. the reference of section 2 can see what it checks: bpftool shows a live daemon's
 # programs and links by the ids its descriptors name

@@ -2,7 +2,9 @@
 /* The --metrics address parser, and the page over a hand-made collector: exact cumulative
  * buckets at every 8th schema-3 bound (2^m s, upper bounds inclusive), +Inf = _count =
  * runs_total, handlers with the same IRQ and name summed into one series, label values
- * escaped and always UTF-8; what a request gets (metrics_route). */
+ * escaped and always UTF-8; what a request gets (metrics_route). And the request deadline of
+ * metrics_http.c on a real connection: never before http-timeout-s, even on a clock reading
+ * older than the connection. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -13,6 +15,8 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include "daemon/config.h"
 #include "daemon/metrics.h"
@@ -158,6 +162,58 @@ static void test_render_names(void **state)
 	fake_bpf_free(&b);
 }
 
+static uint64_t mono_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+/* A connection made after the time the deadline check reads (it fired late, and accepting
+ * came first in its loop iteration) is not overdue: the check once measured now - since,
+ * which wrapped, and shut such fresh connections at once. */
+static void test_deadline(void **state)
+{
+	struct fake_bpf b;
+	struct collector c;
+	struct metrics_sources src = { .col = &c };
+	struct metrics_limits lim = { .max_connections = 4, .timeout_s = 2 };
+	struct sockaddr_in lo = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct metrics *m = NULL;
+	sd_event *ev = NULL;
+	int lfd, sv[2];
+	(void)state;
+
+	fake_bpf_init(&b, 4);
+	assert_int_equal(collector_init(&c, &b.l), 0);
+	assert_int_equal(sd_event_new(&ev), 0);
+	lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	assert_true(lfd >= 0);
+	assert_int_equal(bind(lfd, (struct sockaddr *)&lo, sizeof(lo)), 0);
+	assert_int_equal(listen(lfd, 4), 0);
+	assert_int_equal(metrics_serve(&m, ev, lfd, "test", &src, &lim), 0);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, sv), 0);
+	uint64_t before = mono_us();
+	assert_int_equal(metrics_http_add(m, sv[0], (struct sockaddr *)&lo, sizeof(lo)), 0);
+	uint64_t after = mono_us();
+	assert_int_equal(metrics_stats(m).open, 1);
+
+	assert_int_equal(metrics_http_expire(m, before - 1000), 0);	/* older than the connection */
+	assert_int_equal(metrics_http_expire(m, after + 1000000), 0);	/* 1 s of its 2 */
+	assert_int_equal(metrics_stats(m).open, 1);
+	assert_int_equal(metrics_http_expire(m, after + 2000000), 1);	/* its 2 s are up */
+	struct metrics_stats st = metrics_stats(m);
+	assert_int_equal(st.open, 0);
+	assert_int_equal(st.timed_out, 1);
+
+	close(sv[1]);
+	metrics_close(m);
+	sd_event_unref(ev);
+	collector_free(&c);
+	fake_bpf_free(&b);
+}
+
 /* What a request gets, whatever its Accept header says: the page for GET and HEAD of
  * /metrics, 404 for another path, 405 with Allow for another method. */
 static void test_route(void **state)
@@ -184,6 +240,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_addr_parse),
+		cmocka_unit_test(test_deadline),
 		cmocka_unit_test(test_render),
 		cmocka_unit_test(test_render_names),
 		cmocka_unit_test(test_route),

@@ -51,6 +51,27 @@ conffile() {
 }
 check "/etc/irqlatd/irqlatd.conf is a conffile holding the example (the built-in defaults)" conffile
 
+# who may connect (irqlatd(8), ACCESS): the package made the group irqlat (sysusers.d, from
+# its postinst), the service runs in it and hands it the socket, root:irqlat mode 0660; a
+# member connects, another user is refused in one line
+check "the package made the system group irqlat (systemd-sysusers)" getent group irqlat
+sock=/run/irqlatd/irqlatd.sock
+sock_access() { [ "$(stat -c '%U:%G %a' "$sock" 2>/dev/null)" = "root:irqlat 660" ]; }
+check "the socket is root:irqlat, mode 0660" retry 10 sock_access
+diag "socket: $(stat -c '%U:%G %a' "$sock" 2>&1)"
+useradd --system --no-create-home --shell /usr/sbin/nologin --groups irqlat vmtest-member 2>/dev/null || true
+useradd --system --no-create-home --shell /usr/sbin/nologin vmtest-other 2>/dev/null || true
+as_member() { setpriv --reuid=vmtest-member --regid=nogroup --init-groups irqlat status >/tmp/vmtest-member.txt 2>&1; }
+check "a member of irqlat connects (irqlat status)" as_member
+diag_file /tmp/vmtest-member.txt 2
+refused() {
+	setpriv --reuid=vmtest-other --regid=nogroup --init-groups irqlat status >/tmp/vmtest-other.txt 2>&1
+	[ $? -eq 1 ] && [ "$(wc -l </tmp/vmtest-other.txt)" -eq 1 ] && grep -q 'no permission to connect' /tmp/vmtest-other.txt
+}
+check "another user is refused: exit 1, one line saying why" refused
+diag_file /tmp/vmtest-other.txt 2
+userdel vmtest-member 2>/dev/null; userdel vmtest-other 2>/dev/null
+
 # what a user does next
 check "systemctl start irqlatd succeeds" systemctl start irqlatd
 top_works() { irqlat --top -b -n 1 >/tmp/vmtest-top.txt 2>&1 && grep -qE '^ *[0-9]+ +[^ ]+ +[0-9]+' /tmp/vmtest-top.txt; }
