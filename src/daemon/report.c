@@ -259,11 +259,12 @@ static void add_series(json_object *o, const struct collector *c, enum window w,
 	}
 	for (unsigned k = 0; k < KINDS; k++) {
 		const struct kind_desc *kd = kind_get(k);
-		json_object *arr = json_object_new_array();
+		json_object *arr;
 		struct hist win;
 
-		if (kd->join != k)
+		if (kd->join != k)	/* a joined kind's series go into its partner's elements */
 			continue;
+		arr = json_object_new_array();
 		collector_window_begin(c, w, &it);
 		for (unsigned i = 0; i < c->nseries; i++) {
 			const struct series *s = &c->series[i];
