@@ -63,6 +63,7 @@ void collector_free(struct collector *c)
 	free(c->series);
 	free(c->cells);
 	free(c->cpu_delta);
+	free(c->cpu_sum_delta);
 	storm_free(&c->storms);
 	if (c->topology)
 		topology_free(c->topology);
