@@ -291,6 +291,10 @@ static struct http_conn *oldest_waiting(struct metrics *m)
 int metrics_http_add(struct metrics *m, int fd, const struct sockaddr *sa, socklen_t salen)
 {
 	if (m->open >= m->limits.max_connections) {
+		/* first let libmicrohttpd read what has arrived: a scraper whose request is in is
+		 * busy then, not a victim (81-limits.t saw a scrape shut, under a sanitizer's pace,
+		 * by the slow clients that connected just after it) */
+		serve(m);
 		struct http_conn *victim = oldest_waiting(m);
 
 		if (!victim) {

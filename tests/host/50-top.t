@@ -445,7 +445,7 @@ EOF
 # so a handler's count is the sum of its CPUs' counts and of its histogram's buckets.
 irqlat hist -w total --json >"$TMP/snap"
 check "one snapshot: each handler's count is the sum of its CPUs' counts and of its buckets since start" \
-	jqe '(.irqs | length > 0) and ([.irqs[] | .count == ([.cpus[].count] | add) and .count == ([.buckets[][2]] | add)] | all)' "$TMP/snap"
+	jqe '(.irqs | length > 0) and ([.irqs[] | .count == ([.cpus[].count] | add // 0) and .count == ([.buckets[][2]] | add // 0)] | all)' "$TMP/snap"
 
 # ... and with /proc/interrupts, over a fio burst. Every figure of an answer is as of the
 # daemon's last tick, which says when it read the cells (snapshot_begin_ns .. snapshot_end_ns,
