@@ -1,7 +1,7 @@
 #!/bin/bash
 # Does every arrival the kernel counts for the disk IRQ (/proc/interrupts) run a handler that
-# irq:irq_handler_entry sees? A measurement (docs/bench.md, "Counts against /proc/interrupts";
-# docs/architecture.md section 9), not a test: under fio jobs and busy loops it compares, for
+# irq:irq_handler_entry sees? A measurement (docs/architecture.md section 10, where a run is
+# recorded), not a test: under fio jobs and busy loops it compares, for
 # the disk IRQ, the /proc/interrupts delta with what irqlatd counted (read between two readings
 # of /proc/interrupts, tests/host/helpers/bracket.py), with a bpftrace counter of
 # irq_handler_entry on the same IRQ, with the kernel's own count of runs of irqlatd's entry
@@ -25,7 +25,13 @@ IRQ=$(awk '/virtio[0-9]+-req/ { n = 0; for (i = 2; i <= NF; i++) if ($i ~ /^[0-9
 "$BUILD/irqlatd" --socket "$SOCK" --log-target stderr --no-tracepoints --bpf-stats --threshold-us 0 >"$TMP/daemon.log" 2>&1 &
 DAEMON=$!; PIDS+=("$DAEMON")
 for _ in $(seq 100); do "$BUILD/irqlat" --socket "$SOCK" status >/dev/null 2>&1 && break; sleep 0.1; done
-progs=$("$BUILD/irqlat" --socket "$SOCK" status --json | jq -r '.bpf.prog_ids[]')
+# (the programs' ids are in status once the first tick has read the cost)
+progs=
+for _ in $(seq 50); do
+	progs=$("$BUILD/irqlat" --socket "$SOCK" status --json | jq -r '.bpf.prog_ids[]?')
+	[ -n "$progs" ] && break
+	sleep 0.1
+done
 prog_field() {	# prog_field ID FIELD
 	bpftool -j prog show id "$1" | jq ".$2 // 0"
 }

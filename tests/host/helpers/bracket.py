@@ -8,7 +8,7 @@ while it is read (from anyone's load on the machine) cannot make two references 
       the cells), between a reading of /proc/interrupts taken before that tick and one taken
       after it (as for ticks below): "lo=P1 count=D hi=P2 spurious=S". D must lie in
       [P1, P2] (less what the kernel counted and no handler ran for, docs/architecture.md
-      section 9).
+      section 10).
   bracket.py watch SOCKET IRQ SECONDS
       the daemon bracket at each tick (50 ms apart or more) for SECONDS: one line "t=.. gap=.."
       per sample where the gap (/proc/interrupts' delta since the first sample less irqlatd's,
