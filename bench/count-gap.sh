@@ -1,7 +1,7 @@
 #!/bin/bash
 # Does every arrival the kernel counts for the disk IRQ (/proc/interrupts) run a handler that
-# irq:irq_handler_entry sees? A measurement (docs/architecture.md section 10, where a run is
-# recorded), not a test: under fio jobs and busy loops it compares, for
+# irq:irq_handler_entry sees? A measurement (docs/bench.md, "Counts against /proc/interrupts";
+# docs/architecture.md, "What irqlatd counts and the kernel's count"), not a test: under fio jobs and busy loops it compares, for
 # the disk IRQ, the /proc/interrupts delta with what irqlatd counted (read between two readings
 # of /proc/interrupts, tests/host/helpers/bracket.py), with a bpftrace counter of
 # irq_handler_entry on the same IRQ, with the kernel's own count of runs of irqlatd's entry
@@ -22,16 +22,10 @@ field() { sed -n "s/.*\\<$1=\\([^ ]*\\).*/\\1/p" <<<"$2"; }
 
 IRQ=$(awk '/virtio[0-9]+-req/ { n = 0; for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+$/) n += $i; sub(":", "", $1); print n, $1 }' /proc/interrupts | sort -rn | awk 'NR == 1 { print $2 }')
 [ -n "$IRQ" ] || { echo "count-gap: no virtio disk IRQ in /proc/interrupts" >&2; exit 1; }
-"$BUILD/irqlatd" --socket "$SOCK" --log-target stderr --no-tracepoints --bpf-stats --threshold-us 0 >"$TMP/daemon.log" 2>&1 &
+"$BUILD/irqlatd" --socket "$SOCK" --log-target stderr --no-tracepoints --bpf-stats --threshold-us 0 --interval-ms 100 >"$TMP/daemon.log" 2>&1 &
 DAEMON=$!; PIDS+=("$DAEMON")
 for _ in $(seq 100); do "$BUILD/irqlat" --socket "$SOCK" status >/dev/null 2>&1 && break; sleep 0.1; done
-# (the programs' ids are in status once the first tick has read the cost)
-progs=
-for _ in $(seq 50); do
-	progs=$("$BUILD/irqlat" --socket "$SOCK" status --json | jq -r '.bpf.prog_ids[]?')
-	[ -n "$progs" ] && break
-	sleep 0.1
-done
+progs=$("$BUILD/irqlat" --socket "$SOCK" status --json | jq -r '.bpf.prog_ids[]')
 prog_field() {	# prog_field ID FIELD
 	bpftool -j prog show id "$1" | jq ".$2 // 0"
 }

@@ -115,15 +115,23 @@ static json_object *bpf_cost_object(const struct collector *c)
 {
 	json_object *o = json_object_new_object(), *ids;
 	const struct loader_cost *cost = &c->cost;
+	struct loader_cost first;
+	bool read = c->cost_read;
 
+	/* before the first tick (an answer right after start), read now: without the program
+	 * ids the daemon would count its own programs among the others */
+	if (!read && loader_read_cost(c->bpf, &first) == 0) {
+		cost = &first;
+		read = true;
+	}
 	json_object_object_add(o, "stats_enabled", json_object_new_boolean(cost->stats_enabled));
 	if (c->peers) {
 		uint32_t own[2] = { cost->entry_id, cost->exit_id };
 
-		bpf_peers_refresh(c->peers, own, c->cost_read ? 2 : 0, now_ns(), BPF_PEERS_MAX_AGE_NS);
+		bpf_peers_refresh(c->peers, own, read ? 2 : 0, now_ns(), BPF_PEERS_MAX_AGE_NS);
 		json_object_object_add(o, "shared", bpf_peers_json(c->peers));
 	}
-	if (!c->cost_read)
+	if (!read)
 		return o;
 	ids = json_object_new_array();
 	json_object_array_add(ids, json_object_new_int((int)cost->entry_id));

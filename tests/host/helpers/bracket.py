@@ -2,25 +2,27 @@
 # SPDX-License-Identifier: GPL-2.0
 """A count read between two readings of the kernel's own count, so that interrupts arriving
 while it is read (from anyone's load on the machine) cannot make two references disagree.
+Every figure irqlatd answers is as of its last tick, whose read of the cells its answer
+brackets (snapshot_begin_ns, snapshot_end_ns; CLOCK_MONOTONIC, as time.monotonic_ns here):
+a reading of /proc/interrupts that ended before the snapshot began and one that started
+after it ended bracket the kernel's count at that tick.
 
   bracket.py daemon SOCKET IRQ
-      irqlatd's count for IRQ as of its next tick (every answer is the last tick's read of
-      the cells), between a reading of /proc/interrupts taken before that tick and one taken
-      after it (as for ticks below): "lo=P1 count=D hi=P2 spurious=S". D must lie in
-      [P1, P2] (less what the kernel counted and no handler ran for, docs/architecture.md
-      section 10).
+      /proc/interrupts' count for IRQ, then irqlatd's count as of its first tick after that
+      reading, then /proc/interrupts again: "lo=P1 count=D hi=P2 spurious=S". D must lie in
+      [P1, P2] (less what the kernel counted and no handler ran for: docs/architecture.md,
+      "What irqlatd counts and the kernel's count").
   bracket.py watch SOCKET IRQ SECONDS
-      the daemon bracket at each tick (50 ms apart or more) for SECONDS: one line "t=.. gap=.."
-      per sample where the gap (/proc/interrupts' delta since the first sample less irqlatd's,
-      outside the bracket) changed; for finding when counts part (bench/count-gap.sh --watch).
+      such a bracket about every tick for SECONDS: one line "t=.. gap=.." per sample where
+      the gap (/proc/interrupts' delta since the first sample less irqlatd's, outside the
+      bracket) changed; for finding when counts part (bench/count-gap.sh --watch).
   bracket.py proc IRQ
       /proc/interrupts' count for IRQ alone: "count=P".
   bracket.py ticks SOCKET IRQ SECONDS
-      irqlatd's counts as of each of its ticks (what /metrics serves: the totals the last
-      tick read), each between two readings of /proc/interrupts: it asks for a summary every
-      few milliseconds; a tick happened between two answers when the second one's window
-      grew, so the kernel's count at that tick lies between the reading before the first
-      answer and the reading after the second. One line per tick: "count=D lo=P1 hi=P2".
+      irqlatd's counts as of each of its ticks for SECONDS (what /metrics serves: the totals
+      the last tick read), each between the last reading of /proc/interrupts that ended
+      before the tick's read began and the first that started after it ended. One line per
+      tick: "count=D lo=P1 hi=P2".
 """
 import json
 import socket
@@ -60,44 +62,46 @@ class Daemon:
         return json.loads(line)
 
 
-def next_tick(d, irq):
-    """The first answer read by a tick after this call, and the kernel's count at that tick
-    bracketed: (lo, answer, hi). An answer whose snapshot_end_ns differs from the one before
-    it comes from a tick between the two; the reading taken before the first was asked for
-    precedes that tick, the reading taken after the second follows it."""
-    before = proc_count(irq)
+def proc_stamped(irq):
+    """(start, end, count): a reading of /proc/interrupts and when it was taken"""
+    t0 = time.monotonic_ns()
+    n = proc_count(irq)
+    return t0, time.monotonic_ns(), n
+
+
+def irq_counts(answer, irq):
+    mine = [h for h in answer["irqs"] if h["irq"] == int(irq)]
+    return sum(h["count"] for h in mine), sum(h["spurious"] for h in mine)
+
+
+def bracketed(d, irq):
+    """lo, irqlatd's count and spurious as of its first tick after lo was read, hi"""
+    _, lo_end, lo = proc_stamped(irq)
+    deadline = time.monotonic() + 10
     a = d.ask({"cmd": "summary", "window": "total"})
-    deadline = time.time() + 70  # the longest interval is 60 s
-    while time.time() < deadline:
-        time.sleep(0.002)
-        lo = proc_count(irq)
-        b = d.ask({"cmd": "summary", "window": "total"})
-        if b["snapshot_end_ns"] != a["snapshot_end_ns"]:
-            return before, b, proc_count(irq)
-        before, a = lo, b
-    raise SystemExit("irqlatd did not tick within 70 s")
+    while a["snapshot_begin_ns"] < lo_end:
+        if time.monotonic() > deadline:
+            raise SystemExit("irqlatd made no tick in 10 s")
+        time.sleep(0.005)
+        a = d.ask({"cmd": "summary", "window": "total"})
+    hi = proc_count(irq)  # read after the answer, so after its snapshot
+    return (lo,) + irq_counts(a, irq) + (hi,)
 
 
 def cmd_daemon(path, irq):
     d = Daemon(path)
-    lo, a, hi = next_tick(d, irq)
-    mine = [h for h in a["irqs"] if h["irq"] == int(irq)]
-    print("lo=%d count=%d hi=%d spurious=%d" % (lo, sum(h["count"] for h in mine), hi,
-                                                 sum(h["spurious"] for h in mine)))
+    d.ask({"cmd": "status"})  # connected and answering before the bracket opens
+    lo, count, spurious, hi = bracketed(d, irq)
+    print("lo=%d count=%d hi=%d spurious=%d" % (lo, count, hi, spurious))
 
 
 def cmd_watch(path, irq, secs):
     d = Daemon(path)
-
-    def sample():
-        lo, a, hi = next_tick(d, irq)
-        return lo, sum(h["count"] for h in a["irqs"] if h["irq"] == int(irq)), hi
-
-    lo0, c0, hi0 = sample()
+    d.ask({"cmd": "status"})
+    lo0, c0, _, hi0 = bracketed(d, irq)
     t0, last = time.time(), 0
     while time.time() - t0 < float(secs):
-        time.sleep(0.05)
-        lo, c, hi = sample()
+        lo, c, _, hi = bracketed(d, irq)
         dc = c - c0
         # the kernel's delta lies in [lo - hi0, hi - lo0]; the gap is how far irqlatd's is below
         gap = max(0, (lo - hi0) - dc) - max(0, dc - (hi - lo0))
@@ -112,18 +116,19 @@ def cmd_proc(irq):
 
 def cmd_ticks(path, irq, secs):
     d = Daemon(path)
-    t0 = time.time()
-    before = proc_count(irq)  # read before the previous answer was asked for
-    a = d.ask({"cmd": "summary", "window": "total"})
-    while time.time() - t0 < float(secs):
+    samples, ticks = [], {}
+    t0 = time.monotonic()
+    samples.append(proc_stamped(irq))
+    while time.monotonic() - t0 < float(secs):
+        a = d.ask({"cmd": "summary", "window": "total"})
+        ticks[(a["snapshot_begin_ns"], a["snapshot_end_ns"])] = irq_counts(a, irq)[0]
+        samples.append(proc_stamped(irq))
         time.sleep(0.002)
-        lo = proc_count(irq)
-        b = d.ask({"cmd": "summary", "window": "total"})
-        if b["window_s"] != a["window_s"]:  # a tick (or more) between a and b
-            hi = proc_count(irq)
-            count = sum(h["window_count"] for h in b["irqs"] if h["irq"] == int(irq))
-            print("count=%d lo=%d hi=%d" % (count, before, hi), flush=True)
-        before, a = lo, b
+    for (begin, end), count in sorted(ticks.items()):
+        lo = [n for s0, s1, n in samples if s1 <= begin]
+        hi = [n for s0, s1, n in samples if s0 >= end]
+        if lo and hi:  # a tick from before the first reading, or after the last, has no bracket
+            print("count=%d lo=%d hi=%d" % (count, lo[-1], hi[0]), flush=True)
 
 
 def main():

@@ -38,7 +38,6 @@ kmsg_mark attached
 # object (BPF_BTF_GET_FD_BY_ID wants CAP_SYS_ADMIN), which a tp_btf program is loaded against
 if [ "${VM_MODULE_BTF:-0}" = 1 ]; then src='BTF (module sillymod)'; else src='tracefs format'; fi
 style=raw_tp
-# journald reads its socket on its own time: waited for, not read once
 names_logged() { journalctl -q -u irqlatd -o cat | grep -qF "silly:me_silly ($style): 2 arguments from $src: time, count"; }
 check "$style, argument names from $src: time, count" retry 5 names_logged
 e0=$(tp_field events)
