@@ -55,3 +55,11 @@ bench-scale: $(BENCH_BUILD)/irqlat-bench-scale
 	$(BENCH_BUILD)/irqlat-bench-scale
 
 .PHONY: bench-build bench-scale
+
+# make bench-soak (as root; SOAK_ARGS="--minutes 10"): irqlatd for 30 minutes under fio with
+# clients polling and subscribing, the slopes of its RSS, descriptors and CPU time
+# (bench/soak, docs/bench.md). Under flock -s /tmp/irqlat-bench.lock on a shared machine.
+bench-soak: all
+	BUILD=$(BUILD) bench/soak $(SOAK_ARGS)
+
+.PHONY: bench-soak
