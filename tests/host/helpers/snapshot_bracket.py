@@ -16,10 +16,12 @@ Over the first and the last snapshot seen, one line per name the kernel lists:
 
 where the kernel's delta lies in [LO, HI]. A name irqlatd has no series for counts 0.
 """
-import json
-import socket
+import os
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bracket import Daemon  # noqa: E402  (one client of the socket for both helpers)
 
 MONO = time.CLOCK_MONOTONIC
 
@@ -47,24 +49,6 @@ def read_vectors():
             nums = [int(p) for p in parts[1:1 + ncpu] if p.isdigit()]
             counts[name] = sum(nums)
     return counts
-
-
-class Daemon:
-    def __init__(self, path):
-        self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.s.settimeout(10)
-        self.s.connect(path)
-        self.buf = b""
-
-    def ask(self, req):
-        self.s.sendall(json.dumps(req).encode() + b"\n")
-        while b"\n" not in self.buf:
-            d = self.s.recv(1 << 20)
-            if not d:
-                raise SystemExit("irqlatd closed the connection")
-            self.buf += d
-        line, self.buf = self.buf.split(b"\n", 1)
-        return json.loads(line)
 
 
 def main():
