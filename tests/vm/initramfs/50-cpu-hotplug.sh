@@ -43,10 +43,13 @@ proc_on() {
 		NR == 1 { for (i = 1; i <= NF; i++) if ($i == want) col = i + 1 }
 		$1 == irq { if (col) print $col; exit }' /proc/interrupts
 }
-# irqlatd's count of the serial IRQ on CPU $2 in the summary JSON file $1 (0 before its cell)
+# irqlatd's count of the serial IRQ on CPU $2 in the summary JSON file $1 (0 before its cell).
+# One object per line: an IRQ's line, then its per-CPU cells; any other object (a storm, the
+# softirq and vector entries after the IRQs, whose cells also start with "cpu") ends it.
 ours_on() {
 	tr '{' '\n' <"$1" | awk -v irq="\"irq\":$serial," -v cpu="\"cpu\":$2," '
-		index($0, "\"irq\":") == 1 { mine = index($0, irq) == 1 }
+		index($0, "\"irq\":") == 1 { mine = index($0, irq) == 1; next }
+		index($0, "\"cpu\":") != 1 { mine = 0 }
 		mine && index($0, cpu) == 1 { split($0, f, /[:,]/); n = f[4] }
 		END { print n + 0 }'
 }
