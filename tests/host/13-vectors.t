@@ -1,7 +1,7 @@
 #!/bin/bash
 # The CPU's own interrupts (x86 irq_vectors): LOC (local timer) and CAL (function-call IPIs,
-# caused by tests/host/helpers/ipi-load.c changing a mapping that a thread on the other CPU
-# uses) against /proc/interrupts over the same snapshots (helpers/snapshot_bracket.py), and
+# caused by tests/host/helpers/ipi-load.c's expedited memory barriers with a thread of its own on
+# the other CPU) against /proc/interrupts over the same snapshots (helpers/snapshot_bracket.py), and
 # every other label; the JSON fields and per-CPU counts; the one start-up line for the
 # tracepoints this kernel lacks; irqlat hist with a label; /metrics through promtool;
 # outliers in the log, irqlat events and a real journald; --no-vectors.
@@ -51,7 +51,7 @@ sleep 1
 "$TMP/ipi-load" 0 1 4 >"$TMP/ipi.out"
 wait "$BRACKET"
 sed 's/^/# /' "$TMP/bracket"
-diag "ipi-load: $(cat "$TMP/ipi.out") protection changes"
+diag "ipi-load: $(cat "$TMP/ipi.out") rounds (membarrier + protection change)"
 check "LOC (local timer) agrees with /proc/interrupts within 1% or 5" bracket_agrees "$TMP/bracket" LOC 500
 check "CAL (function-call IPIs) agrees with /proc/interrupts within 1% or 5" bracket_agrees "$TMP/bracket" CAL 1000
 every_label() {	# the labels irqlatd measures (TLB, NMI, ... have no tracepoint of their own)
