@@ -31,6 +31,7 @@
 #include "daemon/log.h"
 #include "daemon/metrics.h"
 #include "daemon/report.h"
+#include "daemon/heap.h"
 #include "../tests/unit/daemon/fake_bpf.h"
 
 #define RUNS 64		/* runs per cell per tick */
@@ -135,6 +136,7 @@ static int run(unsigned handlers, unsigned cpus)
 
 		answer_len = strlen(s);
 		json_object_put(o);
+		heap_after_answer(answer_len);	/* as the daemon's socket does */
 		answer_ms[t - WARM] = ms_since(t0);
 		if (t == WARM) {	/* a scrape and a periodic summary, for their memory */
 			struct metrics_sources src = { .col = &c };
