@@ -70,8 +70,14 @@ out=$(cat "$TMP/hold.out")
 diag "3000 clients: $out; resident grew by at most $peak KiB, $(grew "$b") KiB after they left"
 check "3000 idle clients: 64 served, the others told 'too many clients' (max-clients)" \
 	test "$(field connected "$out")" -eq 3000 -a "$(field refused "$out")" -eq 2936
+# the sanitized build (mk/sanitize.mk) keeps up to quarantine_size_mb of freed memory resident
+# in ASan's quarantine: that much more may stay after they left (4,344 KiB did, with 4 MiB of it)
+quarantine_kb=0
+case "${ASAN_OPTIONS:-}" in *quarantine_size_mb=*)
+	q=${ASAN_OPTIONS##*quarantine_size_mb=}; quarantine_kb=$(( ${q%%:*} * 1024 )) ;;
+esac
 check "... the resident size grows less than 16 MiB, and is back within 4 MiB after they left" \
-	test "$peak" -lt 16384 -a "$(grew "$b")" -lt 4096
+	test "$peak" -lt 16384 -a "$(grew "$b")" -lt $(( 4096 + quarantine_kb ))
 lines=$(grep -c 'refused a client on' "$TMP/daemon.log")
 check "... refusals are a line per 10 s at most ($lines in $(( $(date +%s) - t0 )) s), each counted in status" \
 	sh -c "[ $lines -ge 1 ] && [ $lines -le $(( ($(date +%s) - t0) / 10 + 1 )) ] && [ \$('$IRQLAT' --socket '$SOCK' status --json | jq .clients.refused) -eq 2936 ]"
