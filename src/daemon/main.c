@@ -393,10 +393,13 @@ static int daemon_start(struct daemon *d)
 	const char *no_group;
 	struct loader_opts lo = {
 		.mode = d->cfg.attach,
-		.max_cells = d->cfg.max_cells ? d->cfg.max_cells : default_max_cells((unsigned)libbpf_num_possible_cpus()),
+		.max_cells = d->cfg.max_cells ? d->cfg.max_cells : default_max_cells((unsigned)libbpf_num_possible_cpus(), d->cfg.max_wakeup_cells),
 		.ringbuf_bytes = d->cfg.ringbuf_kb * 1024,
 		.softirqs = !d->cfg.no_softirqs,
 		.vectors = !d->cfg.no_vectors,
+		.timers = !d->cfg.no_timers,
+		.wakeups = !d->cfg.no_timers && !d->cfg.no_wakeups,
+		.max_wakeup_cells = d->cfg.max_wakeup_cells,
 		.verbose = d->cfg.verbose,
 	};
 	int r;
