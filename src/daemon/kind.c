@@ -116,6 +116,7 @@ static const struct kind_desc kinds[KINDS] = {
 		.prefix = "lateness_",
 		.sub_key = "cpu",
 		.sub_is_cpu = true,
+		.own_object = true,
 		.name_key = "function",
 		.named_by_address = true,
 		.value_key = "lateness_ns",

@@ -24,6 +24,7 @@ struct kind_desc {
 	const char *prefix;		/* "", "run_", "raise_": before its value fields (avg_ns, p50_ns, ...) */
 	const char *sub_key;		/* "irq": field (and metric label) of sub; NULL: sub indexes sub_names, not shown */
 	bool sub_is_cpu;		/* sub is the CPU (timers: a series per function and CPU): not in log lines */
+	bool own_object;		/* report.c shapes its answers itself (timers: per class and per CPU) */
 	bool named_by_address;		/* id is a kernel function, named from /proc/kallsyms (ksym.c) */
 	const char *name_key;		/* "name", "vector": field of the series' name */
 	const char *const *sub_names;	/* a kind named in user space: its names by sub (NULL: named by its program) */

@@ -71,8 +71,11 @@ static json_object *outlier_json(const struct outlier *e)
 		json_object_object_add(o, k->sub_key, json_object_new_int((int)e->sub));
 	json_object_object_add(o, k->name_key, json_object_new_string(e->name));
 	json_object_object_add(o, k->value_key, json_object_new_uint64(e->value_ns));
-	json_object_object_add(o, "pid", json_object_new_int((int)e->pid));
-	json_object_object_add(o, "comm", json_object_new_string(e->comm));
+	/* the task on the CPU; a wake-up's own fields are the woken task's pid and comm */
+	json_object_object_add(o, e->kind == KIND_WAKEUP ? "cpu_pid" : "pid", json_object_new_int((int)e->pid));
+	json_object_object_add(o, e->kind == KIND_WAKEUP ? "cpu_comm" : "comm", json_object_new_string(e->comm));
+	if (e->kind == KIND_TIMER && e->aux)
+		json_object_object_add(o, "woken_pid", json_object_new_int((int)e->aux));
 	return o;
 }
 
@@ -215,7 +218,7 @@ static json_object *on_request(void *userdata, struct client *cl, json_object *o
 		return tracepoints_request(&d->tps, req.cmd == REQ_DETACH ? "detach" : "attach", o,
 					   client_peer_uid(cl, &uid) < 0 ? -1 : (long)uid);
 	case REQ_HIST:
-		return json_ok_reply(report_hist(&d->col, req.window, req.irq, req.name));
+		return json_ok_reply(report_hist(&d->col, req.window, req.irq, req.pid, req.name));
 	case REQ_STATUS: {
 		struct daemon_info info = {
 			.version = IRQLAT_VERSION, .attach_style = d->bpf.attach_style,

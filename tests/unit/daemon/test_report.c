@@ -313,7 +313,7 @@ static void test_summary_idle_storm_cpus(void **state)
 static void test_hist_buckets(void **state)
 {
 	struct fixture *f = *state;
-	json_object *s = roundtrip(report_hist(&f->c, WINDOW_60S, 1, NULL));
+	json_object *s = roundtrip(report_hist(&f->c, WINDOW_60S, 1, -1, NULL));
 	json_object *irqs = field(s, "irqs", json_type_array), *b;
 	struct hist w;
 	uint64_t sum = 0;
@@ -352,20 +352,20 @@ static void test_hist_filters(void **state)
 	json_object *s;
 
 	/* by IRQ number: both handlers of the shared line */
-	s = roundtrip(report_hist(&f->c, WINDOW_10S, 25, NULL));
+	s = roundtrip(report_hist(&f->c, WINDOW_10S, 25, -1, NULL));
 	assert_int_equal(json_object_array_length(field(s, "irqs", json_type_array)), 2);
 	json_object_put(s);
 	/* by name: one */
-	s = roundtrip(report_hist(&f->c, WINDOW_10S, -1, "shared-on-25"));
+	s = roundtrip(report_hist(&f->c, WINDOW_10S, -1, -1, "shared-on-25"));
 	assert_int_equal(json_object_array_length(field(s, "irqs", json_type_array)), 1);
 	check_handler(json_object_array_get_idx(field(s, "irqs", json_type_array), 0), f, 1, 10, 10);
 	json_object_put(s);
 	/* neither: all */
-	s = roundtrip(report_hist(&f->c, WINDOW_10S, -1, NULL));
+	s = roundtrip(report_hist(&f->c, WINDOW_10S, -1, -1, NULL));
 	assert_int_equal(json_object_array_length(field(s, "irqs", json_type_array)), NHANDLERS);
 	json_object_put(s);
 	/* no match: empty, and the header still describes the window asked for */
-	s = roundtrip(report_hist(&f->c, WINDOW_10S, 99, NULL));
+	s = roundtrip(report_hist(&f->c, WINDOW_10S, 99, -1, NULL));
 	assert_int_equal(json_object_array_length(field(s, "irqs", json_type_array)), 0);
 	check_header(s, "10s", 10);
 	json_object_put(s);
@@ -450,7 +450,7 @@ static void test_joined_kinds(void **state)
 	fake_clock_ns += NS;
 	collector_tick(&c);
 
-	s = roundtrip(report_hist(&c, WINDOW_TOTAL, -1, NULL));
+	s = roundtrip(report_hist(&c, WINDOW_TOTAL, -1, -1, NULL));
 	assert_int_equal(json_object_array_length(field(s, "irqs", json_type_array)), 0);
 	arr = field(s, "softirqs", json_type_array);
 	assert_int_equal(json_object_array_length(arr), 2);
@@ -505,11 +505,11 @@ static void test_joined_kinds(void **state)
 	json_object_put(s);
 
 	/* a name selects across kinds; an IRQ number only hard IRQs */
-	s = roundtrip(report_hist(&c, WINDOW_TOTAL, -1, "NET_RX"));
+	s = roundtrip(report_hist(&c, WINDOW_TOTAL, -1, -1, "NET_RX"));
 	assert_int_equal(json_object_array_length(field(s, "softirqs", json_type_array)), 1);
 	assert_int_equal(json_object_array_length(field(s, "vectors", json_type_array)), 0);
 	json_object_put(s);
-	s = roundtrip(report_hist(&c, WINDOW_TOTAL, 3, NULL));
+	s = roundtrip(report_hist(&c, WINDOW_TOTAL, 3, -1, NULL));
 	assert_int_equal(json_object_array_length(field(s, "softirqs", json_type_array)), 0);
 	json_object_put(s);
 	collector_free(&c);
