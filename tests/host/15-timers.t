@@ -3,10 +3,10 @@
 # a private ftrace instance counting timer:hrtimer_expire_entry over the same snapshots
 # (helpers/timer_bracket.py); cyclictest's measuring thread against irqlatd's wake-ups of
 # that thread, read after cyclictest ended (count, max, median); the timers object's fields;
-# irqlat hist by class and by pid; /metrics through promtool; outliers in the log and in
+# irqlat hist by class and by pid; the screen's v; /metrics through promtool; outliers in the log and in
 # irqlat events; --no-wakeups and --no-timers.
 . "$(dirname "$0")/../lib.sh"
-plan 20
+plan 21
 
 command -v cyclictest >/dev/null || { echo "Bail out! cyclictest missing: scripts/install-deps test (rt-tests)"; exit 1; }
 mount_fs
@@ -88,6 +88,21 @@ out=$(irqlat hist tick --window total)
 check "irqlat hist tick: the tick's lateness histogram" grep -q "^timer $TICK (tick): [0-9]* expiries in window" <<<"$out"
 out=$(irqlat hist "pid:$TID" --window total)
 check "irqlat hist pid:N: that task's wake-up latency histogram" grep -q "^task $TID (cyclictest) wake-up latency: [0-9]* wake-ups in window" <<<"$out"
+# the screen, in tmux: v four times shows the hrtimers, once more the woken tasks
+TM=(tmux -L "irqlat-timers-$$")
+"${TM[@]}" new-session -d -s top -x 130 -y 30 "env LC_ALL=C $IRQLAT --socket $SOCK --delay 0.3"
+screen_shows() { for _ in $(seq 30); do "${TM[@]}" capture-pane -t top:0.0 -p | grep -q "$1" && return 0; sleep 0.1; done; return 1; }
+screen_shows "IRQ NAME"
+timers_screen() { screen_shows 'showing hrtimers' && screen_shows "^ *$TICK "; }
+wakeups_screen() { screen_shows 'showing tasks woken by their hrtimer' && screen_shows '^ *[^ ]*\[[0-9]*\] '; }
+both_screens() {
+	"${TM[@]}" send-keys -t top:0.0 v v v v	# softirqs, vectors, CPU load, hrtimers
+	timers_screen || return 1
+	"${TM[@]}" send-keys -t top:0.0 v
+	wakeups_screen
+}
+check "screen: v shows the hrtimers (the tick among them), then the woken tasks (comm[pid])" both_screens
+"${TM[@]}" kill-server 2>/dev/null
 stop_daemon
 
 MP=$(free_port)
