@@ -52,6 +52,7 @@ __u32 wakeup_cells;	/* wake-up cells of tasks of their own handed out (the rest 
 
 extern struct task_struct *bpf_task_from_pid(s32 pid) __ksym;
 extern void bpf_task_release(struct task_struct *p) __ksym;
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
 
 /* Cold path: a timer function's first expiry on this CPU, or two colliding in the cache. */
 static __noinline int timer_miss(__u64 fn, __u32 cpu)
@@ -99,11 +100,13 @@ static __always_inline void record_lateness(__u64 fn, __s64 late, __u64 ts_ns, _
  * its next switch-in, however much later. Returns its pid (0: none). */
 static __always_inline __u32 stamp_sleeper(struct hrtimer *timer, __u64 expires)
 {
-	struct hrtimer_sleeper *sl = (void *)timer;	/* its first member */
+	/* the timer is the sleeper's first member: a read-only view of the sleeper around it,
+	 * whose task pointer is not trusted, so the task is taken again by its pid */
+	struct hrtimer_sleeper *sl = bpf_rdonly_cast(timer, bpf_core_type_id_kernel(struct hrtimer_sleeper));
 	struct task_struct *t;
 	struct timer_task *tt;
-	__u32 pid = BPF_CORE_READ(sl, task, pid);
-	__s64 offset = BPF_CORE_READ(timer, base, offset);	/* the base's clock - CLOCK_MONOTONIC */
+	__u32 pid = sl->task ? sl->task->pid : 0;
+	__s64 offset = timer->base->offset;	/* the base's clock - CLOCK_MONOTONIC */
 
 	if (!pid)
 		return 0;
