@@ -99,10 +99,7 @@ static int series_for(struct collector *c, const struct lat_cell_meta *m)
 	s->sub = m->sub;
 	memcpy(s->name, m->name, IRQ_NAME_LEN);
 	s->name[IRQ_NAME_LEN - 1] = 0;
-	const char *named = kind_sub_name(s->kind, s->sub);	/* a kind its program does not name */
-
-	if (named)
-		snprintf(s->name, sizeof(s->name), "%s", named);
+	kind_name_series(s->kind, s->id, s->sub, s->name, sizeof(s->name));	/* a kind its program does not name */
 	c->nseries++;
 	return (int)i;
 }

@@ -56,6 +56,9 @@ void daemon_config_defaults(struct daemon_config *c)
 	c->softirq_threshold_ns = 500000;
 	c->softirq_raise_threshold_ns = 2000000;
 	c->vector_threshold_ns = 100000;
+	c->timer_threshold_ns = 500000;
+	c->wakeup_threshold_ns = 1000000;
+	c->max_wakeup_cells = MAX_WAKEUP_CELLS_DEFAULT;
 	c->interval_ms = 1000;
 	snprintf(c->socket_path, sizeof(c->socket_path), "%s", DEFAULT_SOCKET);
 	c->attach = ATTACH_AUTO;
@@ -86,13 +89,17 @@ void config_thresholds(const struct daemon_config *c, uint64_t out[KINDS])
 	out[KIND_SOFTIRQ] = c->softirq_threshold_ns;
 	out[KIND_SOFTIRQ_RAISE] = c->softirq_raise_threshold_ns;
 	out[KIND_VECTOR] = c->vector_threshold_ns;
+	out[KIND_TIMER] = c->timer_threshold_ns;
+	out[KIND_WAKEUP] = c->wakeup_threshold_ns;
 }
 
-uint32_t default_max_cells(unsigned ncpus)
+uint32_t default_max_cells(unsigned ncpus, uint32_t max_wakeup_cells)
 {
 	/* most handlers fire on one CPU: 32 per CPU covers a busy server, 1024 a small one; and
-	 * room for every softirq vector (run time and raise latency) and vector label on every CPU */
-	return (ncpus * 32 > 1024 ? ncpus * 32 : 1024) + ncpus * (2 * SOFTIRQ_VECTORS + VECTOR_LABELS);
+	 * room for every softirq vector (run time and raise latency) and vector label on every CPU,
+	 * 16 timer functions and the shared wake-up cell per CPU, and the tasks' wake-up cells */
+	return (ncpus * 32 > 1024 ? ncpus * 32 : 1024) + ncpus * (2 * SOFTIRQ_VECTORS + VECTOR_LABELS + 17) +
+	       max_wakeup_cells;
 }
 
 int parse_duration_ns(const char *s, uint64_t *ns)
@@ -362,6 +369,8 @@ int config_set(struct daemon_config *c, const char *key, const char *value, cons
 		{ "softirq-threshold-us", offsetof(struct daemon_config, softirq_threshold_ns) },
 		{ "softirq-raise-threshold-us", offsetof(struct daemon_config, softirq_raise_threshold_ns) },
 		{ "vector-threshold-us", offsetof(struct daemon_config, vector_threshold_ns) },
+		{ "timer-threshold-us", offsetof(struct daemon_config, timer_threshold_ns) },
+		{ "wakeup-threshold-us", offsetof(struct daemon_config, wakeup_threshold_ns) },
 	};
 	uint64_t v;
 
@@ -382,9 +391,17 @@ int config_set(struct daemon_config *c, const char *key, const char *value, cons
 			*(uint64_t *)((char *)c + thresholds[i].off) = v * 1000;
 			return 0;
 		}
-	if (!strcmp(key, "no-softirqs") || !strcmp(key, "no-vectors")) {
-		if (parse_bool(value, !strcmp(key, "no-softirqs") ? &c->no_softirqs : &c->no_vectors) < 0)
+	if (!strcmp(key, "no-softirqs") || !strcmp(key, "no-vectors") || !strcmp(key, "no-timers") ||
+	    !strcmp(key, "no-wakeups")) {
+		int *flag = !strcmp(key, "no-softirqs") ? &c->no_softirqs : !strcmp(key, "no-vectors") ? &c->no_vectors :
+			    !strcmp(key, "no-timers") ? &c->no_timers : &c->no_wakeups;
+
+		if (parse_bool(value, flag) < 0)
 			return key_fail(e, -EINVAL, at, key, "takes yes or no, not '%s'", value);
+	} else if (!strcmp(key, "max-wakeup-cells")) {
+		if (parse_u64(value, 0, 1u << 20, &v) < 0)
+			return key_fail(e, -EINVAL, at, key, "takes a whole number from 0 to 1048576, not '%s'", value);
+		c->max_wakeup_cells = (uint32_t)v;
 	} else if (!strcmp(key, "interval-ms")) {
 		if (parse_u64(value, 10, 60000, &v) < 0)
 			return key_fail(e, -EINVAL, at, key, "takes a whole number from 10 to 60000, not '%s'", value);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
+#include <string.h>
 #include "kind.h"
+#include "ksym.h"
 #include "log.h"
 #include "outlier.h"
 #include "common/macro.h"
@@ -106,6 +108,51 @@ static const struct kind_desc kinds[KINDS] = {
 		.outlier_task = "interrupting",
 		.outlier_mid = MID_OUTLIER_VECTOR,
 	},
+	[KIND_TIMER] = {
+		.name = "timer",
+		.noun = "hrtimer function",
+		.series_key = "timers",	/* report.c shapes its own object: per class and per CPU */
+		.join = KIND_TIMER,
+		.prefix = "lateness_",
+		.sub_key = "cpu",
+		.sub_is_cpu = true,
+		.own_object = true,
+		.name_key = "function",
+		.named_by_address = true,
+		.value_key = "lateness_ns",
+		.metric = "irqlat_timer",
+		.hist_suffix = "_lateness_seconds",
+		.counters = false,
+		.name_label = "function",
+		.value_help = "Lateness of an hrtimer (hrtimer_expire_entry's now minus the timer's hard expiry, node.expires), by function and CPU",
+		.what = "timer",
+		.journal_sub = "TIMER_FUNCTION",
+		.journal_value = "LATENESS_NS",
+		.outlier_what = "fired late by",
+		.outlier_task = "interrupting",
+		.outlier_mid = MID_OUTLIER_TIMER,
+	},
+	[KIND_WAKEUP] = {
+		.name = "wakeup",
+		.noun = "task woken by its hrtimer",
+		.series_key = "wakeups",
+		.join = KIND_WAKEUP,
+		.prefix = "latency_",
+		.sub_key = "pid",
+		.name_key = "comm",
+		.value_key = "latency_ns",
+		.metric = "irqlat_wakeup",
+		.hist_suffix = "_latency_seconds",
+		.counters = false,
+		.name_label = "comm",
+		.value_help = "Wake-up latency of a task woken by an hrtimer (hrtimer_wakeup): the timer's hard expiry to the task switched in, by task",
+		.what = "task",
+		.journal_sub = "WOKEN_PID",
+		.journal_value = "LATENCY_NS",
+		.outlier_what = "ran after its timer by",
+		.outlier_task = "switching out",
+		.outlier_mid = MID_OUTLIER_WAKEUP,
+	},
 };
 
 const struct kind_desc *kind_get(enum lat_kind k)
@@ -120,11 +167,32 @@ const char *kind_sub_name(enum lat_kind k, uint32_t sub)
 	return d->sub_names && sub < d->nsub_names ? d->sub_names[sub] : NULL;
 }
 
+void kind_name_series(enum lat_kind k, uint64_t id, uint32_t sub, char *name, size_t len)
+{
+	const char *named = kind_sub_name(k, sub);
+
+	if (named)
+		snprintf(name, len, "%s", named);
+	else if (kind_get(k)->named_by_address)
+		ksym_name(id, name, len);
+	else if (k == KIND_WAKEUP && id == 0)
+		snprintf(name, len, "(other)");
+}
+
+const char *timer_class(const char *function)
+{
+	if (!strcmp(function, "tick_nohz_handler") || !strcmp(function, "tick_sched_timer"))
+		return "tick";
+	if (!strcmp(function, "hrtimer_wakeup"))
+		return "sleep";
+	return "other";
+}
+
 void kind_describe(char *buf, size_t len, enum lat_kind k, uint32_t sub, const char *name)
 {
 	const struct kind_desc *d = kind_get(k);
 
-	if (d->sub_key)
+	if (d->sub_key && !d->sub_is_cpu)
 		snprintf(buf, len, "%s %u (%s)", d->what, sub, name);
 	else
 		snprintf(buf, len, "%s %s", d->what, name);
@@ -134,7 +202,7 @@ void kind_journal_fields(struct jfields *f, enum lat_kind k, uint32_t sub, const
 {
 	const struct kind_desc *d = kind_get(k);
 
-	if (d->sub_key) {
+	if (d->sub_key && !d->sub_is_cpu) {
 		jf_add(f, "%s=%u", d->journal_sub, sub);
 		jf_add(f, "%s_NAME=%s", d->journal_sub, name);
 	} else {

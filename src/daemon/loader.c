@@ -11,6 +11,8 @@
 #include "hardirq.skel.h"
 #include "softirq.skel.h"
 #include "vector.skel.h"
+#include "timer.skel.h"
+#include "ksym.h"
 #include "loader.h"
 #include "log.h"
 #include "common/macro.h"
@@ -157,7 +159,8 @@ uint64_t loader_map_bytes(uint32_t ncpus, uint32_t max_cells, uint32_t ringbuf_b
 {
 	uint64_t hash_entry = sizeof(struct cell_key) + 8 /* value, rounded */ + 48 /* htab_elem */;
 
-	return (uint64_t)ncpus * (sizeof(struct hardirq_cpu) + sizeof(struct softirq_cpu) + sizeof(struct vector_cpu)) +
+	return (uint64_t)ncpus * (sizeof(struct hardirq_cpu) + sizeof(struct softirq_cpu) + sizeof(struct vector_cpu) +
+				  sizeof(struct timer_cpu)) +
 	       (uint64_t)max_cells * (sizeof(struct lat_cell) + sizeof(struct lat_cell_meta) + hash_entry) +
 	       ringbuf_bytes + (uint64_t)ncpus * DROP_KINDS * 8;
 }
@@ -239,9 +242,15 @@ static void note_attached(struct loader *l, const char *system, const char *even
 	snprintf(t->program, sizeof(t->program), "%s", bpf_program__name(p));
 }
 
+/* The tracepoint system of an event of a kind's object: the kind's, but sched_switch's is sched */
+static const char *event_system(const char *ev, const char *system)
+{
+	return !strcmp(ev, "sched_switch") ? "sched" : system;
+}
+
 /* Attaches the loaded programs of a kind's object: exits first, then entries, then the rest
- * (softirq_raise): an entry without its exit is harmless, an exit paired with a stale entry
- * is not, and a raise is only measured once its entry is seen. */
+ * (softirq_raise, sched_switch): an entry without its exit is harmless, an exit paired with a
+ * stale entry is not, and a raise is only measured once its entry is seen. */
 static int attach_kind(struct loader *l, struct bpf_object *obj, const char *system)
 {
 	struct bpf_program *p;
@@ -259,9 +268,10 @@ static int attach_kind(struct loader *l, struct bpf_object *obj, const char *sys
 				return log_error_errno(-E2BIG, "more than %d programs to attach: raise LOADER_LINKS_MAX", LOADER_LINKS_MAX);
 			k = bpf_program__attach(p);
 			if (!k)
-				return log_error_errno(-errno, "cannot attach to tracepoint %s:%s (%s): %m", system, ev, l->attach_style);
+				return log_error_errno(-errno, "cannot attach to tracepoint %s:%s (%s): %m", event_system(ev, system), ev,
+						       l->attach_style);
 			l->links[l->nlinks++] = k;
-			note_attached(l, system, ev, p);
+			note_attached(l, event_system(ev, system), ev, p);
 		}
 	return 0;
 }
@@ -329,6 +339,50 @@ static int open_vector(struct loader *l, const struct btf *vmlinux, bool btf_sty
 	return attach_kind(l, v->obj, "irq_vectors");
 }
 
+/* hrtimer lateness and wake-up latency (bpf/timer.bpf.c): timer:hrtimer_expire_entry, and
+ * sched:sched_switch for the wake-ups, which need tp_btf (task local storage takes a typed
+ * task pointer) and hrtimer_wakeup's address from /proc/kallsyms. */
+static int open_timer(struct loader *l, const struct btf *vmlinux, bool btf_style, int ncpus, bool wakeups,
+		      uint32_t max_wakeup_cells)
+{
+	struct timer_bpf *t = timer_bpf__open();
+	uint64_t wake_fn = 0;
+	char missing[128];
+	int r;
+
+	if (!t)
+		return log_error_errno(-errno, "cannot open the timer BPF object: %m");
+	l->timer = t;
+	t->data->lateness_threshold_ns = l->cell_threshold_ns[KIND_TIMER];
+	t->data->wakeup_threshold_ns = l->cell_threshold_ns[KIND_WAKEUP];
+	bpf_map__set_max_entries(t->maps.timer_cpu, (uint32_t)ncpus);
+	r = share_maps(t->obj, l->skel->obj);
+	if (r < 0)
+		return log_error_errno(r, "cannot share the cell pool with the timer programs: %m");
+	if (choose_programs(t->obj, vmlinux, btf_style, missing, sizeof(missing)) == 0 ||
+	    !kernel_has_event(vmlinux, "hrtimer_expire_entry")) {
+		log_warning("timers: the kernel has no tracepoint timer:hrtimer_expire_entry: timer lateness and wake-ups are not measured");
+		timer_bpf__destroy(TAKE_PTR(l->timer));
+		return 0;
+	}
+	if (wakeups) {
+		if (!btf_style)
+			log_info("wake-ups: not measured with raw_tp programs (task local storage needs tp_btf); timer lateness is");
+		else if (!kernel_has_event(vmlinux, "sched_switch"))
+			log_warning("wake-ups: the kernel has no tracepoint sched:sched_switch: wake-up latency is not measured");
+		else if ((r = ksym_addr(NULL, "hrtimer_wakeup", &wake_fn)) < 0)
+			log_warning("wake-ups: cannot find hrtimer_wakeup in /proc/kallsyms (%s): wake-up latency is not measured",
+				    strerror(-r));
+	}
+	l->wakeups = wake_fn != 0;
+	t->rodata->hrtimer_wakeup_fn = wake_fn;
+	t->rodata->max_wakeup_cells = max_wakeup_cells;
+	bpf_program__set_autoload(t->progs.sched_switch_btf, l->wakeups);
+	if (timer_bpf__load(t))
+		return load_error(-errno, "timer");
+	return attach_kind(l, t->obj, "timer");
+}
+
 bool loader_kind_on(const struct loader *l, enum lat_kind kind)
 {
 	switch (kind) {
@@ -339,6 +393,10 @@ bool loader_kind_on(const struct loader *l, enum lat_kind kind)
 		return l->softirq != NULL;
 	case KIND_VECTOR:
 		return l->vector != NULL;
+	case KIND_TIMER:
+		return l->timer != NULL;
+	case KIND_WAKEUP:
+		return l->timer != NULL && l->wakeups;
 	default:
 		return false;
 	}
@@ -429,6 +487,8 @@ int loader_open(struct loader *l, const struct loader_opts *o)
 		return r;
 	if (o->vectors && (r = open_vector(l, vmlinux, btf_style, ncpus)) < 0)
 		return r;
+	if (o->timers && (r = open_timer(l, vmlinux, btf_style, ncpus, o->wakeups, o->max_wakeup_cells)) < 0)
+		return r;
 	l->entry_prog_fd = bpf_program__fd(entry);
 	l->exit_prog_fd = bpf_program__fd(exit_);
 	l->ringbuf_fd = bpf_map__fd(skel->maps.events);
@@ -449,6 +509,8 @@ void loader_close(struct loader *l)
 		bpf_link__destroy(l->links[i]);
 	if (l->vector)
 		vector_bpf__destroy(l->vector);
+	if (l->timer)
+		timer_bpf__destroy(l->timer);
 	if (l->softirq)
 		softirq_bpf__destroy(l->softirq);
 	if (l->skel)
@@ -533,6 +595,10 @@ void loader_set_threshold(struct loader *l, enum lat_kind kind, uint64_t thresho
 		global = &l->softirq->data->raise_threshold_ns;
 	else if (kind == KIND_VECTOR && l->vector)
 		global = &l->vector->data->threshold_ns;
+	else if (kind == KIND_TIMER && l->timer)
+		global = &l->timer->data->lateness_threshold_ns;
+	else if (kind == KIND_WAKEUP && l->timer)
+		global = &l->timer->data->wakeup_threshold_ns;
 	if (global)
 		__atomic_store_n(global, t, __ATOMIC_RELAXED);
 	used = loader_cells_used(l);

@@ -64,10 +64,10 @@ static void test_daemon_defaults(void **state)
 	assert_int_equal(c.log_target, LOG_TARGET_AUTO);
 	assert_int_equal(c.verbose, 0);
 	/* max(1024, 32 x CPUs), and 30 a CPU for the softirqs' 2 x 10 and the vectors' 10 */
-	assert_int_equal(default_max_cells(1), 1024 + 30);
-	assert_int_equal(default_max_cells(32), 1024 + 32 * 30);
-	assert_int_equal(default_max_cells(33), 1056 + 33 * 30);
-	assert_int_equal(default_max_cells(256), 8192 + 256 * 30);
+	assert_int_equal(default_max_cells(1, 512), 1024 + 47 + 512);
+	assert_int_equal(default_max_cells(32, 512), 1024 + 32 * 47 + 512);
+	assert_int_equal(default_max_cells(33, 0), 1056 + 33 * 47);
+	assert_int_equal(default_max_cells(256, 512), 8192 + 256 * 47 + 512);
 }
 
 static void test_daemon_every_option(void **state)
