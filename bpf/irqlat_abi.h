@@ -28,7 +28,9 @@ enum lat_kind {
 	KIND_SOFTIRQ = 1,	/* softirq run time, softirq_entry to _exit; id, sub: the vector */
 	KIND_SOFTIRQ_RAISE = 2,	/* softirq_raise to softirq_entry on one CPU; id, sub: the vector */
 	KIND_VECTOR = 3,	/* the CPU's own interrupts (x86 irq_vectors); id, sub: enum vector_label */
-	KINDS = 4,
+	KIND_THREADED = 4,	/* hard-IRQ exit (IRQ_WAKE_THREAD) to its irq/N thread running; id: irqaction, sub: IRQ */
+	KIND_THREADED_RUN = 5,	/* the thread handler's run time (irq_thread_fn); id: irqaction, sub: IRQ */
+	KINDS = 6,
 };
 
 /* One series of one kind on one CPU. Allocated by the kind's program the first time the series
@@ -128,6 +130,26 @@ struct vector_cpu {
 	__u64 start_ns;
 	__u32 label;		/* the running label + 1; 0: none */
 	__u32 cell[VECTOR_LABELS];	/* cell index + 1 */
+} __attribute__((aligned(64)));
+
+/* Threaded IRQs (bpf/threaded.bpf.c). A hard-IRQ handler that returns IRQ_WAKE_THREAD wakes
+ * its irqaction's thread (irq/N-name); the hard-IRQ exit program stamps the time in the
+ * thread's entry of the threaded_tasks hash (by pid) and sets its pid's bit in the
+ * threaded_pids filter, so that sched_switch leaves every other task after one word of the
+ * filter. The entry also holds the handler's start while the thread runs it. */
+#define THREADED_TASKS 1024	/* IRQ threads tracked; more are not measured (drops: no_cell) */
+#define THREADED_PID_WORDS 512	/* the filter: bit (pid & 32767); a false hit costs one hash lookup */
+#define THREADED_CACHE 64	/* per CPU, cell slots by IRQ number & 63 */
+struct threaded_task {
+	__u64 action;		/* the irqaction whose thread this is */
+	__u64 wake_ns;		/* the hard-IRQ exit that woke it, until it runs; 0: none pending */
+	__u64 run_ns;		/* its handler's start (fentry), until the handler returns; 0: not in it */
+	__u32 irq;
+	__u32 _pad;
+};
+struct threaded_cpu {
+	__u32 wake_cell[THREADED_CACHE];	/* KIND_THREADED cell index + 1 */
+	__u32 run_cell[THREADED_CACHE];		/* KIND_THREADED_RUN cell index + 1 */
 } __attribute__((aligned(64)));
 
 enum ringbuf_kind {

@@ -261,6 +261,19 @@ static size_t print_hists(json_object *s)
 			snprintf(title, sizeof(title), "vector %s", json_get_str(h, "name", "?"));
 			print_hist(h, title, "runs", "window_count", "");
 		}
+	if (json_object_object_get_ex(s, "threaded", &arr))
+		for (size_t i = 0; i < json_object_array_length(arr); i++, shown++) {
+			json_object *h = json_object_array_get_idx(arr, i);
+
+			if (shown)
+				putchar('\n');
+			snprintf(title, sizeof(title), "IRQ %d (%s) thread %s wake-to-run latency", (int)json_get_i64(h, "irq", -1),
+				 json_get_str(h, "name", "?"), json_get_str(h, "thread", "?"));
+			print_hist(h, title, "wakes", "window_count", "wakeup_");
+			snprintf(title, sizeof(title), "IRQ %d (%s) thread handler run time", (int)json_get_i64(h, "irq", -1),
+				 json_get_str(h, "name", "?"));
+			print_hist(h, title, "runs", "run_window_count", "run_");
+		}
 	return shown;
 }
 

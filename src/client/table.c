@@ -46,6 +46,8 @@ const struct source_def source_defs[SRC_COUNT_] = {
 			   .title = "softirqs (run time; RAISE: raise-to-run latency)" },
 	[SRC_VECTORS] = { .array = "vectors", .name_key = "name", .prefix = "",
 			  .title = "vector interrupts (the CPU's own: local timer, IPIs)" },
+	[SRC_THREADED] = { .array = "threaded", .name_key = "thread", .prefix = "wakeup_",
+			   .title = "threaded IRQs (wake-to-run latency: hard-IRQ exit to the thread running)" },
 };
 
 const struct sort_def sort_defs[SORT_COUNT_] = {
@@ -141,7 +143,8 @@ int table_source_columns(enum table_source src, bool screen, enum column *cols, 
 	if (src == SRC_IRQS)
 		return table_columns(NULL, screen, cols, max);
 	for (int i = 0; i < n && k < max; i++) {
-		if (all[i] == COL_IRQ || all[i] == COL_SPURIOUS)
+		if ((all[i] == COL_IRQ && src != SRC_THREADED) || all[i] == COL_SPURIOUS ||
+		    (all[i] == COL_TIME && src == SRC_THREADED))	/* a share of time in a latency means nothing */
 			continue;
 		if (all[i] == COL_FLAGS && src == SRC_SOFTIRQS && k + 2 < max) {
 			cols[k++] = COL_RAISE_P99;
@@ -237,8 +240,9 @@ int table_rows_of(json_object *summary, enum table_source src, struct row **ret)
 
 		r->source = src;
 		r->src = (int)i;
-		r->irq = src == SRC_IRQS ? (int)json_get_i64(o, "irq", -1) : -1;
-		snprintf(r->name, sizeof(r->name), "%s", json_get_str(o, sd->name_key, ""));
+		r->irq = src == SRC_IRQS || src == SRC_THREADED ? (int)json_get_i64(o, "irq", -1) : -1;
+		/* a threaded IRQ by its thread (irq/24-virtio0), or its handler before the thread ran */
+		snprintf(r->name, sizeof(r->name), "%s", json_get_str(o, sd->name_key, json_get_str(o, "name", "")));
 		r->count = json_get_u64(o, "count", 0);
 		r->spurious = json_get_u64(o, "spurious", 0);
 		r->total_ns = table_field(o, p, "total_ns");

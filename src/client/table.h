@@ -22,7 +22,7 @@
 /* Where a table's rows come from: a summary's array of handlers, softirq vectors or vector
  * interrupts. The rows are the same (name, counts, run-time latencies); softirqs add their
  * raise-to-run latency. */
-enum table_source { SRC_IRQS, SRC_SOFTIRQS, SRC_VECTORS, SRC_COUNT_ };
+enum table_source { SRC_IRQS, SRC_SOFTIRQS, SRC_VECTORS, SRC_THREADED, SRC_COUNT_ };
 
 struct source_def {
 	const char *array;	/* "softirqs": the summary's array */

@@ -107,6 +107,8 @@ void top_draw_hist(struct top *t)
 	mvhline(y, 0, ' ', COLS);
 	if (t->source == SRC_IRQS)
 		mvprintw(y++, 0, "histogram of IRQ %d %s, window %s", t->sel_irq, t->sel_name, window_name(t->window));
+	else if (t->source == SRC_THREADED)	/* irqlat hist NAME shows the handler's run time too */
+		mvprintw(y++, 0, "histogram of %s wake-to-run latency, window %s", t->sel_name, window_name(t->window));
 	else	/* the run time; irqlat hist NAME shows a softirq's raise latency too */
 		mvprintw(y++, 0, "histogram of %s %s run time, window %s", t->source == SRC_SOFTIRQS ? "softirq" : "vector",
 			 t->sel_name, window_name(t->window));

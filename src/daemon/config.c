@@ -56,6 +56,8 @@ void daemon_config_defaults(struct daemon_config *c)
 	c->softirq_threshold_ns = 500000;
 	c->softirq_raise_threshold_ns = 2000000;
 	c->vector_threshold_ns = 100000;
+	c->threaded_threshold_ns = 500000;
+	c->threaded_run_threshold_ns = 1000000;
 	c->interval_ms = 1000;
 	snprintf(c->socket_path, sizeof(c->socket_path), "%s", DEFAULT_SOCKET);
 	c->attach = ATTACH_AUTO;
@@ -86,6 +88,8 @@ void config_thresholds(const struct daemon_config *c, uint64_t out[KINDS])
 	out[KIND_SOFTIRQ] = c->softirq_threshold_ns;
 	out[KIND_SOFTIRQ_RAISE] = c->softirq_raise_threshold_ns;
 	out[KIND_VECTOR] = c->vector_threshold_ns;
+	out[KIND_THREADED] = c->threaded_threshold_ns;
+	out[KIND_THREADED_RUN] = c->threaded_run_threshold_ns;
 }
 
 uint32_t default_max_cells(unsigned ncpus)
@@ -362,6 +366,8 @@ int config_set(struct daemon_config *c, const char *key, const char *value, cons
 		{ "softirq-threshold-us", offsetof(struct daemon_config, softirq_threshold_ns) },
 		{ "softirq-raise-threshold-us", offsetof(struct daemon_config, softirq_raise_threshold_ns) },
 		{ "vector-threshold-us", offsetof(struct daemon_config, vector_threshold_ns) },
+		{ "threaded-threshold-us", offsetof(struct daemon_config, threaded_threshold_ns) },
+		{ "threaded-run-threshold-us", offsetof(struct daemon_config, threaded_run_threshold_ns) },
 	};
 	uint64_t v;
 
@@ -384,6 +390,9 @@ int config_set(struct daemon_config *c, const char *key, const char *value, cons
 		}
 	if (!strcmp(key, "no-softirqs") || !strcmp(key, "no-vectors")) {
 		if (parse_bool(value, !strcmp(key, "no-softirqs") ? &c->no_softirqs : &c->no_vectors) < 0)
+			return key_fail(e, -EINVAL, at, key, "takes yes or no, not '%s'", value);
+	} else if (!strcmp(key, "no-threaded")) {
+		if (parse_bool(value, &c->no_threaded) < 0)
 			return key_fail(e, -EINVAL, at, key, "takes yes or no, not '%s'", value);
 	} else if (!strcmp(key, "interval-ms")) {
 		if (parse_u64(value, 10, 60000, &v) < 0)

@@ -45,6 +45,9 @@ struct daemon_config {
 	uint64_t softirq_raise_threshold_ns;	/* softirq raise-to-run latency */
 	uint64_t vector_threshold_ns;	/* vector interrupt runs */
 	int no_softirqs, no_vectors;	/* kinds switched off (docs/irqlatd.8) */
+	uint64_t threaded_threshold_ns;	/* threaded IRQs: wake-to-run latency */
+	uint64_t threaded_run_threshold_ns;	/* threaded IRQs: the thread handler's run time */
+	int no_threaded;
 	uint32_t interval_ms;
 	char socket_path[108];
 	enum attach_mode attach;

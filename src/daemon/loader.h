@@ -19,20 +19,24 @@ struct loader_opts {
 	uint32_t ringbuf_bytes;
 	uint64_t threshold_ns[KINDS];	/* per kind; 0: no outliers */
 	bool softirqs, vectors;		/* load those kinds (hard IRQs always) */
+	bool threaded;			/* threaded IRQs: wake-to-run and the thread handler's run time */
 	int verbose;
 };
 
 struct hardirq_bpf;
 struct softirq_bpf;
 struct vector_bpf;
+struct threaded_bpf;
 
-#define LOADER_LINKS_MAX 32	/* the extra kinds' links: softirq 3, vectors 22 */
+#define LOADER_LINKS_MAX 32	/* the extra kinds' links: softirq 3, vectors 22, threaded 5 */
 
 struct loader {
 	struct hardirq_bpf *skel;	/* owns the shared maps */
 	struct softirq_bpf *softirq;	/* NULL: --no-softirqs */
 	struct vector_bpf *vector;	/* NULL: --no-vectors, or the kernel has no irq_vectors */
-	struct bpf_link *links[LOADER_LINKS_MAX];	/* of softirq and vector, in attach order */
+	struct threaded_bpf *threaded;	/* NULL: --no-threaded, or the kernel lacks sched_switch */
+	bool threaded_run;		/* the thread handler's run time is measured (fentry/fexit attached) */
+	struct bpf_link *links[LOADER_LINKS_MAX];	/* of softirq, vector and threaded, in attach order */
 	unsigned nlinks;
 	/* every program attached, in attach order: status and the journal name them */
 	struct loader_tp {

@@ -397,6 +397,7 @@ static int daemon_start(struct daemon *d)
 		.ringbuf_bytes = d->cfg.ringbuf_kb * 1024,
 		.softirqs = !d->cfg.no_softirqs,
 		.vectors = !d->cfg.no_vectors,
+		.threaded = !d->cfg.no_threaded,
 		.verbose = d->cfg.verbose,
 	};
 	int r;

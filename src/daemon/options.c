@@ -20,6 +20,11 @@ static void usage(FILE *f)
 		"      --vector-threshold-us N  and for vector interrupt runs (default 100)\n"
 		"      --no-softirqs       do not measure softirqs\n"
 		"      --no-vectors        do not measure vector interrupts (irq_vectors:*, x86)\n"
+		"      --threaded-threshold-us N  outliers of threaded IRQs' wake-to-run latency\n"
+		"                          (default 500)\n"
+		"      --threaded-run-threshold-us N  and of their thread handlers' run time\n"
+		"                          (default 1000)\n"
+		"      --no-threaded       do not measure threaded IRQs (and no sched_switch program)\n"
 		"  -i, --interval-ms N     read the kernel's histograms every N ms (default 1000)\n"
 		"  -s, --socket PATH       client socket (default " DEFAULT_SOCKET ")\n"
 		"      --attach MODE       auto, tp_btf or raw_tp (default auto: tp_btf when BTF has it)\n"
@@ -85,7 +90,8 @@ enum { OPT_ATTACH = 256, OPT_MAX_CELLS, OPT_RINGBUF_KB, OPT_OUTLIER_RATE, OPT_LO
        OPT_SOCKET_MODE, OPT_SOCKET_USER, OPT_SOCKET_GROUP, OPT_MAX_CLIENTS, OPT_MAX_SUBSCRIBERS,
        OPT_CLIENT_QUEUE_KB, OPT_MAX_REQUEST_KB, OPT_MAX_HTTP_CONNECTIONS, OPT_HTTP_TIMEOUT,
        OPT_SOFTIRQ_THRESHOLD, OPT_SOFTIRQ_RAISE_THRESHOLD, OPT_VECTOR_THRESHOLD, OPT_NO_SOFTIRQS,
-       OPT_NO_VECTORS, OPT_TP_JOURNAL, OPT_TP_MODULE, OPT_TRACEPOINT_RATE, OPT_EVENT_HISTORY };
+       OPT_NO_VECTORS, OPT_TP_JOURNAL, OPT_TP_MODULE, OPT_TRACEPOINT_RATE, OPT_EVENT_HISTORY,
+       OPT_THREADED_THRESHOLD, OPT_THREADED_RUN_THRESHOLD, OPT_NO_THREADED };
 
 /* --tracepoint-period, -counter, -journal, -module: "SYSTEM:EVENT=VALUE", applied after all
  * --tracepoint options so their order does not matter. */
@@ -121,6 +127,9 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 		{ "vector-threshold-us", required_argument, NULL, OPT_VECTOR_THRESHOLD },
 		{ "no-softirqs", no_argument, NULL, OPT_NO_SOFTIRQS },
 		{ "no-vectors", no_argument, NULL, OPT_NO_VECTORS },
+		{ "threaded-threshold-us", required_argument, NULL, OPT_THREADED_THRESHOLD },
+		{ "threaded-run-threshold-us", required_argument, NULL, OPT_THREADED_RUN_THRESHOLD },
+		{ "no-threaded", no_argument, NULL, OPT_NO_THREADED },
 		{ "interval-ms", required_argument, NULL, 'i' },
 		{ "socket", required_argument, NULL, 's' },
 		{ "attach", required_argument, NULL, OPT_ATTACH },

@@ -114,7 +114,7 @@ static void add_figures(json_object *o, const struct collector *c, unsigned si, 
 	add_named(o, cp, "rate", json_object_new_double(secs > 0 ? (double)w.count / secs : 0));
 	add_named(o, cp, "window_count", json_object_new_uint64(w.count));
 	add_named(o, p, "window_ns", json_object_new_uint64(w.sum_ns));
-	if (own)	/* a share of time in a latency means nothing */
+	if (own && strcmp(k->value_key, "latency_ns"))	/* a share of time in a latency means nothing */
 		json_object_object_add(o, "time_share",
 				       json_object_new_double(secs > 0 ? (double)w.sum_ns / (secs * 1e9) : 0));
 	add_latency(o, p, "avg_ns", w.avg_ns, w.count);
@@ -282,9 +282,12 @@ static void add_series(json_object *o, const struct collector *c, enum window w,
 			for (unsigned n = 0; n < njoined; n++) {
 				const struct series *js = &c->series[joined[n].s];
 
-				if (kind_get(js->kind)->join != k || js->sub != s->sub)
+				if (kind_get(js->kind)->join != k || js->sub != s->sub || js->id != s->id)
 					continue;
 				add_figures(el, c, joined[n].s, &joined[n].win, joined[n].cpu_win, secs);
+				/* named otherwise (a threaded IRQ's thread beside its handler) */
+				if (strcmp(kind_get(js->kind)->name_key, kd->name_key))
+					json_object_object_add(el, kind_get(js->kind)->name_key, json_object_new_string(js->name));
 				if (with_buckets)
 					add_named(el, kind_get(js->kind)->prefix, "buckets", buckets_array(&joined[n].win));
 				joined[n].used = true;
@@ -324,22 +327,39 @@ json_object *report_summary(const struct collector *c, enum window w)
 struct selection {
 	int irq;
 	const char *name;
+	const struct collector *c;
 };
 
+/* Whether s, or a series in its element (a threaded IRQ's wake-up and thread run time), is
+ * named name */
+static bool element_named(const struct collector *c, const struct series *s, const char *name)
+{
+	if (!strcmp(name, s->name))
+		return true;
+	for (unsigned i = 0; i < c->nseries; i++) {
+		const struct series *t = &c->series[i];
+
+		if (t != s && t->id == s->id && t->sub == s->sub &&
+		    kind_get(t->kind)->join == kind_get(s->kind)->join && !strcmp(name, t->name))
+			return true;
+	}
+	return false;
+}
+
 /* irq selects hard-IRQ series by number; name any series by its name (a handler, a softirq
- * vector, a vector label) */
+ * vector, a vector label, an IRQ thread) */
 static bool selected(const struct series *s, const void *arg)
 {
 	const struct selection *sel = arg;
 
 	return (sel->irq < 0 || (s->kind == KIND_HARDIRQ && (int)s->sub == sel->irq)) &&
-	       (!sel->name || !strcmp(sel->name, s->name));
+	       (!sel->name || element_named(sel->c, s, sel->name));
 }
 
 json_object *report_hist(const struct collector *c, enum window w, int irq, const char *name)
 {
 	json_object *o = json_object_new_object();
-	struct selection sel = { irq, name };
+	struct selection sel = { irq, name, c };
 
 	add_header(o, c, w);
 	add_series(o, c, w, true, selected, &sel, NULL);
@@ -373,6 +393,8 @@ json_object *report_status(const struct collector *c, const struct daemon_info *
 	add_u64(cfg, "softirq_threshold_ns", info->threshold_ns[KIND_SOFTIRQ]);
 	add_u64(cfg, "softirq_raise_threshold_ns", info->threshold_ns[KIND_SOFTIRQ_RAISE]);
 	add_u64(cfg, "vector_threshold_ns", info->threshold_ns[KIND_VECTOR]);
+	add_u64(cfg, "threaded_threshold_ns", info->threshold_ns[KIND_THREADED]);
+	add_u64(cfg, "threaded_run_threshold_ns", info->threshold_ns[KIND_THREADED_RUN]);
 	add_u64(cfg, "interval_ms", info->interval_ms);
 	add_u64(cfg, "max_cells", info->max_cells);
 	add_u64(cfg, "ringbuf_bytes", info->ringbuf_bytes);
