@@ -3,9 +3,12 @@
 # Threaded IRQs: this guest boots with threadirqs (run-initramfs), or is Debian's PREEMPT_RT
 # kernel (run-initramfs-rt), so the serial console's IRQ has a thread, irq/N-ttyS0, and its
 # hard-IRQ handler (genirq's primary handler) returns IRQ_WAKE_THREAD on every arrival. The
-# line is oneshot (masked until the thread is done), so every hard-IRQ run wakes the thread
-# once: irqlatd's wake-to-run count and thread handler run count for that IRQ must equal its
-# hard-IRQ run count in the same snapshot, within 1%. The reference for the wake-to-run
+# thread runs the handler once per wake, but a wake while one is still pending is merged
+# (genirq's IRQTF_RUNTHREAD; the serial line is edge-triggered, so it can fire again before
+# the thread has run): irqlatd's wake-to-run count and thread handler run count for that IRQ
+# must equal its hard-IRQ run count in the same snapshot less the merged wakes that ftrace
+# saw (its irq_handler_exit events less its calls of the thread's handler), within 1%; with
+# nothing merged, the hard-IRQ count itself (the first runs here merged none). The reference for the wake-to-run
 # times is ftrace in the same window, with irqlatd's definition: the first irq_handler_exit
 # of that IRQ since the thread last started, to the thread's next sched_switch in or, when it
 # was still on the CPU (the serial line often fires again while its thread runs, and genirq
@@ -59,11 +62,14 @@ check "irqlatd measures threaded IRQs (kinds threaded and threaded_run)" \
 	jq -e '.kinds | index("threaded") and index("threaded_run")' "$work/status.json"
 # the load: this guest's console output raises the serial IRQ; then nothing is printed until
 # the snapshot is taken and ftrace stopped
+# (pauses between lines: the port then sends each line on its own IRQs rather than the thread
+# draining a full buffer at a time, so that there are enough IRQs to count at 1%)
 i=0
-while [ $i -lt 300 ]; do echo "# threaded: serial load, line $i of 300"; i=$((i + 1)); done
+while [ $i -lt 200 ]; do echo "# threaded: serial load, line $i of 200"; i=$((i + 1)); sleep 0.01; done
 sleep 0.6	# three ticks
 irqlat --top -b -n 1 -J -w total >"$work/snap.json"
 echo 0 >"$T/tracing_on"
+cp "$T/trace" "$work/trace"	# before the tracer is reset: that empties the buffer
 echo nop >"$T/current_tracer"
 echo 0 >"$T/events/irq/irq_handler_exit/enable"
 echo 0 >"$T/events/sched/sched_switch/enable"
@@ -77,12 +83,17 @@ f() { echo "$el" | jq -r ".$1 // 0"; }
 wakes=$(f count) runs=$(f run_count) wmax=$(f wakeup_max_ns) w50=$(f wakeup_p50_ns) w99=$(f wakeup_p99_ns)
 r99=$(f run_p99_ns)
 diag "hard-IRQ runs $hard, wakes measured $wakes, thread handler runs $runs"
+exits=$(grep -c ' irq_handler_exit: ' "$work/trace" || true)
+calls=$(grep -cE "^ *irq/$serial-.* irq_(forced_)?thread_fn <-" "$work/trace" || true)
+merged=$((exits - calls))
+diag "ftrace: $exits hard-IRQ exits, $calls calls of the thread's handler, so $merged wakes merged; $(grep -c ' sched_switch: ' "$work/trace" || true) switches to the thread"
 names() { [ "$(f thread)" = "$thread" ] && [ "$(f name)" = "ttyS0" ]; }
 check "the element names the thread ($thread) and the handler (ttyS0)" names
 check "enough serial IRQs to compare counts at 1% (at least 200: $hard)" [ "$hard" -ge 200 ]
 within() { d=$(($1 - $2)); [ $d -lt 0 ] && d=$((-d)); [ $((d * 100)) -le "$2" ]; }
-check "wake-to-run count ($wakes) is the line's hard-IRQ count ($hard) within 1%" within "$wakes" "$hard"
-check "thread handler run count ($runs) is the hard-IRQ count ($hard) within 1%" within "$runs" "$hard"
+check "wake-to-run count ($wakes) is the line's hard-IRQ count ($hard) less the merged wakes ($merged) within 1%" \
+	within "$wakes" $((hard - merged))
+check "thread handler run count ($runs) is the wake count ($wakes) within 1%" within "$runs" "$wakes"
 check "thread handler run time measured (run_p99_ns $r99 > 0)" [ "$r99" -gt 0 ]
 
 # ftrace's wake-to-run for the thread: "COUNT MAX_NS MEDIAN_NS"
@@ -99,7 +110,7 @@ awk '
 	END {
 		for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (d[j] < d[i]) { t = d[i]; d[i] = d[j]; d[j] = t }
 		printf "%d %d %d\n", n, max, n ? d[int((n - 1) / 2)] : 0
-	}' "$T/trace" >"$work/ftrace.txt"
+	}' "$work/trace" >"$work/ftrace.txt"
 read -r fn fmax fmed <"$work/ftrace.txt"
 diag "ftrace: $fn wakes paired with the thread's switch-in or handler call, longest $fmax ns, median $fmed ns; irqlatd: p50 $w50, p99 $w99, max $wmax ns"
 # ftrace's timestamps have 1 us resolution, and each probe of the two sits between the other's
@@ -108,6 +119,8 @@ positive() { [ "$w50" -gt 0 ] && [ "$wmax" -gt 0 ]; }
 check "wake-to-run positive (p50 $w50 ns, max $wmax ns)" positive
 check "wake-to-run max ($wmax ns) within ftrace's longest ($fmax ns) + 20 us" [ "$wmax" -le $((fmax + 20000)) ]
 check "ftrace paired as many wakes as irqlatd counted, or more ($fn >= $wakes - 1%)" [ $((fn * 100)) -ge $((wakes * 99)) ]
+same_order() { [ "$w50" -le $((fmed * 2 + 20000)) ] && [ $((w50 * 2 + 20000)) -ge "$fmed" ]; }
+check "wake-to-run median of the same order as ftrace's (p50 $w50 ns, ftrace $fmed ns: within 2x + 20 us)" same_order
 echo 0 >"$T/events/irq/irq_handler_exit/filter"
 echo 0 >"$T/events/sched/sched_switch/filter"
 echo >"$T/set_ftrace_filter"
