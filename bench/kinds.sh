@@ -3,14 +3,17 @@
 # rounds; docs/bench.md). Under fio load (BLOCK softirqs, disk IRQs) and a function-call IPI
 # load (bench's irqlat-bench-ipi, the test helper tests/host/helpers/ipi-load.c), with the
 # kernel's BPF run-time statistics on, side by side in one run:
-#   warm       throwaway clock-only programs on the softirq and vector tracepoints, attached
+#   warm       throwaway clock-only programs on the softirq, vector and sched_switch tracepoints, attached
 #              first and not measured (the cold-cache cost of the first program on one)
 #   sclock     bench/softirq-clock.bpf.c: raise, entry and exit only read the clock
 #   vclock     bench/vector-clock.bpf.c: LOC, CAL and RES entry and exit only read the clock
+#   tclock     bench/threaded-clock.bpf.c: sched_switch only reads the clock
 #   irqlatd    the daemon with every kind on
 # ns per event of a kind = the sum over its programs of delta run_time_ns, over the runs of
 # its exit programs: for softirqs per softirq run (its raises included), for vectors per
-# interrupt on the LOC, CAL and RES tracepoints (the ones vclock has). Each round measures both
+# interrupt on the LOC, CAL and RES tracepoints (the ones vclock has), for threaded IRQs per
+# context switch (sched_switch; the host has no threaded IRQ, so this is the cost every
+# switch pays, the early exit). Each round measures both
 # attach orders. Then the total BPF time per second of the daemon's programs, every kind on.
 # Usage: bench/kinds.sh [--seconds N] [--rounds N]; exit 0 measured, 1 could not, 2 bad usage.
 set -u
@@ -33,7 +36,8 @@ while [ $# -gt 0 ]; do
 done
 [[ $RUN_SECONDS =~ ^[1-9][0-9]*$ && $ROUNDS =~ ^[1-9][0-9]*$ ]] || { echo "bench kinds: --seconds and --rounds take positive integers" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || die "needs root to load BPF programs"
-for b in "$IRQLATD" "$IRQLAT" "$LOADER" "$IPI" "$BUILD/bench/softirq-clock.bpf.o" "$BUILD/bench/vector-clock.bpf.o"; do
+for b in "$IRQLATD" "$IRQLAT" "$LOADER" "$IPI" "$BUILD/bench/softirq-clock.bpf.o" "$BUILD/bench/vector-clock.bpf.o" \
+	 "$BUILD/bench/threaded-clock.bpf.o"; do
 	[ -e "$b" ] || die "$b is missing: run 'make bench-build' first"
 done
 
@@ -60,13 +64,19 @@ start() {	# start NAME: one contender, once its programs are on their tracepoint
 	case $n in
 	warm) "$LOADER" warm-s "$BUILD/bench/softirq-clock.bpf.o" >"$TMP/$n.out" 2>&1 &
 	      PID[warm-s]=$!
+	      "$LOADER" warm-t "$BUILD/bench/threaded-clock.bpf.o" >"$TMP/$n-t.out" 2>&1 &
+	      PID[warm-t]=$!
 	      "$LOADER" warm-v "$BUILD/bench/vector-clock.bpf.o" >"$TMP/$n-v.out" 2>&1 &
 	      PID[$n]=$!
 	      wait_for 30 attached "${PID[warm-s]}" 3 || die "warm-s did not attach"
+	      wait_for 30 attached "${PID[warm-t]}" 1 || die "warm-t did not attach"
 	      wait_for 30 attached "${PID[$n]}" 8 || die "warm did not attach" ;;
 	sclock) "$LOADER" "$n" "$BUILD/bench/softirq-clock.bpf.o" >"$TMP/$n.out" 2>&1 &
 		PID[$n]=$!
 		wait_for 30 attached "${PID[$n]}" 3 || die "$n did not attach: $(cat "$TMP/$n.out")" ;;
+	tclock) "$LOADER" "$n" "$BUILD/bench/threaded-clock.bpf.o" >"$TMP/$n.out" 2>&1 &
+		PID[$n]=$!
+		wait_for 30 attached "${PID[$n]}" 1 || die "$n did not attach: $(cat "$TMP/$n.out")" ;;
 	vclock) "$LOADER" "$n" "$BUILD/bench/vector-clock.bpf.o" >"$TMP/$n.out" 2>&1 &
 		PID[$n]=$!
 		wait_for 30 attached "${PID[$n]}" 8 || die "$n did not attach: $(cat "$TMP/$n.out")" ;;
@@ -113,9 +123,9 @@ def delta(pid_, tps, field):
 for name, pid_ in pids.items():
     if name == "warm":
         continue
-    for kind, tps in (("softirq", SOFTIRQ), ("vector", VECTOR)):
+    for kind, tps in (("softirq", SOFTIRQ), ("vector", VECTOR), ("threaded", ("sched_switch",))):
         rt = delta(pid_, tps, "run_time_ns")
-        runs = delta(pid_, tuple(t for t in tps if t.endswith("_exit")), "run_cnt")
+        runs = delta(pid_, tuple(t for t in tps if t.endswith("_exit")) or tps, "run_cnt")
         if runs:
             print(rnd, order, name, kind, rt / runs, runs / secs)
     if name == "irqlatd":  # every program of the daemon, every kind
@@ -129,8 +139,8 @@ EOF
 echo "bench kinds: $(date -u '+%F %T UTC'), $(uname -r), $(nproc) CPUs, fio + IPI load ${RUN_SECONDS}s per measurement, $ROUNDS round(s)"
 # the BPF statistics stay on while the loaders run (each holds bpf_enable_stats); irqlatd reads them
 for r in $(seq "$ROUNDS"); do
-	measure "$r" forward warm sclock vclock irqlatd
-	measure "$r" reversed warm irqlatd vclock sclock
+	measure "$r" forward warm sclock vclock tclock irqlatd
+	measure "$r" reversed warm irqlatd tclock vclock sclock
 done
 python3 - "$RESULTS" <<'EOF'
 import statistics, sys
@@ -146,7 +156,7 @@ for line in open(sys.argv[1]):
 print()
 print("| kind | clock-only ns/event (median) | irqlatd ns/event (median) | ratio min | ratio median | ratio max | events/s |")
 print("|---|---|---|---|---|---|---|")
-for kind, clock in (("softirq", "sclock"), ("vector", "vclock")):
+for kind, clock in (("softirq", "sclock"), ("vector", "vclock"), ("threaded", "tclock")):
     rows = [v for (r, o, k), v in m.items() if k == kind and clock in v and "irqlatd" in v]
     if not rows:
         continue

@@ -530,6 +530,14 @@ static void print_event(json_object *e, const struct cli *c)
 		} else if (!strcmp(kind, "vector")) {
 			fmt_duration(d, sizeof(d), json_get_u64(e, "duration_ns", 0), "");
 			snprintf(what, sizeof(what), "vector=%s duration=%s", json_get_str(e, "name", "?"), d);
+		} else if (!strcmp(kind, "threaded")) {
+			fmt_duration(d, sizeof(d), json_get_u64(e, "latency_ns", 0), "");
+			snprintf(what, sizeof(what), "irq=%d name=%s wakeup_latency=%s", (int)json_get_double(e, "irq", 0),
+				 json_get_str(e, "name", "?"), d);
+		} else if (!strcmp(kind, "threaded_run")) {
+			fmt_duration(d, sizeof(d), json_get_u64(e, "duration_ns", 0), "");
+			snprintf(what, sizeof(what), "irq=%d thread=%s duration=%s", (int)json_get_double(e, "irq", 0),
+				 json_get_str(e, "thread", "?"), d);
 		} else {
 			fmt_duration(d, sizeof(d), json_get_u64(e, "duration_ns", 0), "");
 			snprintf(what, sizeof(what), "irq=%d name=%s duration=%s", (int)json_get_double(e, "irq", 0),
