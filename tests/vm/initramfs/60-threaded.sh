@@ -96,7 +96,7 @@ check "wake-to-run count ($wakes) is the line's hard-IRQ count ($hard) less the 
 check "thread handler run count ($runs) is the wake count ($wakes) within 1%" within "$runs" "$wakes"
 check "thread handler run time measured (run_p99_ns $r99 > 0)" [ "$r99" -gt 0 ]
 
-# ftrace's wake-to-run for the thread: "COUNT MAX_NS MEDIAN_NS"
+# ftrace's wake-to-run times for the thread, in ns, sorted
 awk '
 	/ irq_handler_exit: / || / sched_switch: / || / irq_(forced_)?thread_fn <-/ {
 		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { ts = substr($i, 1, length($i) - 1); break }
@@ -104,14 +104,13 @@ awk '
 		ns = p[1] * 1000000000 + p[2] * 1000
 		if ($0 ~ / irq_handler_exit: /) { if (!pending) pending = ns; next }
 		if ($0 ~ / irq_(forced_)?thread_fn <-/ && $0 !~ "^ *irq/'"$serial"'-") next	# another thread
-		if (pending) { d[n++] = ns - pending; if (ns - pending > max) max = ns - pending }
+		if (pending) print ns - pending
 		pending = 0
-	}
-	END {
-		for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (d[j] < d[i]) { t = d[i]; d[i] = d[j]; d[j] = t }
-		printf "%d %d %d\n", n, max, n ? d[int((n - 1) / 2)] : 0
-	}' "$work/trace" >"$work/ftrace.txt"
-read -r fn fmax fmed <"$work/ftrace.txt"
+	}' "$work/trace" | sort -n >"$work/ftrace.txt"
+fn=$(wc -l <"$work/ftrace.txt")
+fmax=$(tail -n 1 "$work/ftrace.txt")
+fmed=$(sed -n "$(( (fn + 1) / 2 ))p" "$work/ftrace.txt")
+fmax=${fmax:-0} fmed=${fmed:-0}
 diag "ftrace: $fn wakes paired with the thread's switch-in or handler call, longest $fmax ns, median $fmed ns; irqlatd: p50 $w50, p99 $w99, max $wmax ns"
 # ftrace's timestamps have 1 us resolution, and each probe of the two sits between the other's
 # and the event: 20 us covers both under emulation
