@@ -60,6 +60,10 @@ int loader_check_privileges(void)
 	return 0;
 }
 
+/* Set while a load may fail for a reason the loader reports in its own words and works around
+ * (fentry refused): libbpf's warnings then go to the debug level. */
+static bool libbpf_quiet;
+
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	static int verbose = -1;
@@ -67,6 +71,8 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 
 	if (verbose < 0)
 		verbose = getenv("IRQLATD_LIBBPF_DEBUG") != NULL;
+	if (level == LIBBPF_WARN && libbpf_quiet)
+		level = LIBBPF_DEBUG;
 	if (level == LIBBPF_DEBUG && !verbose)
 		return 0;
 	/* one message can be the verifier's whole log: log every line of it, none cut */
@@ -374,11 +380,13 @@ static int open_threaded(struct loader *l, const struct btf *vmlinux, bool btf_s
 	bpf_program__set_autoload(t->progs.threaded_fn_exit, fentry);
 	bpf_program__set_autoload(t->progs.threaded_forced_fn_entry, fentry);
 	bpf_program__set_autoload(t->progs.threaded_forced_fn_exit, fentry);
-	if (threaded_bpf__load(t)) {
-		r = -errno;
+	libbpf_quiet = fentry;	/* a refused fentry program is said below, in one line */
+	r = threaded_bpf__load(t) ? -errno : 0;
+	libbpf_quiet = false;
+	if (r < 0) {
 		if (!bpf_program__autoload(t->progs.threaded_fn_entry))
 			return load_error(r, "threaded IRQ");
-		log_warning("threaded IRQs: cannot load fentry/fexit programs on irq_thread_fn (%s): the thread handlers' run time is not measured",
+		log_warning("threaded IRQs: the kernel refused fentry/fexit programs on irq_thread_fn (%s; IRQLATD_LIBBPF_DEBUG=1 with --verbose shows libbpf's log): the thread handlers' run time is not measured",
 			    strerror(-r));
 		threaded_bpf__destroy(TAKE_PTR(l->threaded));
 		return open_threaded(l, vmlinux, btf_style, ncpus, false);
