@@ -31,7 +31,9 @@ enum lat_kind {
 	KIND_TIMER = 4,		/* hrtimer lateness; id: the timer's function, sub: the CPU */
 	KIND_WAKEUP = 5,	/* hrtimer_wakeup expiry to the woken task on a CPU; id, sub: its pid
 				 * (0: the tasks past the bound, together) */
-	KINDS = 6,
+	KIND_THREADED = 6,	/* hard-IRQ exit (IRQ_WAKE_THREAD) to its irq/N thread running; id: irqaction, sub: IRQ */
+	KIND_THREADED_RUN = 7,	/* the thread handler's run time (irq_thread_fn); id: irqaction, sub: IRQ */
+	KINDS = 8,
 };
 
 /* One series of one kind on one CPU. Allocated by the kind's program the first time the series
@@ -148,6 +150,26 @@ struct timer_task {
 	__u32 cell;		/* cell index + 1 */
 	__u32 cpu;		/* the CPU of that cell + 1 */
 };
+
+/* Threaded IRQs (bpf/threaded.bpf.c). A hard-IRQ handler that returns IRQ_WAKE_THREAD wakes
+ * its irqaction's thread (irq/N-name); the hard-IRQ exit program stamps the time in the
+ * thread's entry of the threaded_tasks hash (by pid) and sets its pid's bit in the
+ * threaded_pids filter, so that sched_switch leaves every other task after one word of the
+ * filter. The entry also holds the handler's start while the thread runs it. */
+#define THREADED_TASKS 1024	/* IRQ threads tracked; more are not measured (drops: no_cell) */
+#define THREADED_PID_WORDS 512	/* the filter: bit (pid & 32767); a false hit costs one hash lookup */
+#define THREADED_CACHE 64	/* per CPU, cell slots by IRQ number & 63 */
+struct threaded_task {
+	__u64 action;		/* the irqaction whose thread this is */
+	__u64 wake_ns;		/* the hard-IRQ exit that woke it, until it runs; 0: none pending */
+	__u64 run_ns;		/* its handler's start (fentry), until the handler returns; 0: not in it */
+	__u32 irq;
+	__u32 _pad;
+};
+struct threaded_cpu {
+	__u32 wake_cell[THREADED_CACHE];	/* KIND_THREADED cell index + 1 */
+	__u32 run_cell[THREADED_CACHE];		/* KIND_THREADED_RUN cell index + 1 */
+} __attribute__((aligned(64)));
 
 enum ringbuf_kind {
 	RB_OUTLIER = 1,

@@ -225,7 +225,8 @@ static void print_hist(json_object *h, const char *title, const char *noun, cons
 }
 
 /* Every histogram of a hist answer: handlers, softirq vectors (run time, then raise-to-run
- * latency), vector interrupts. The number printed. */
+ * latency), vector interrupts, timer functions, tasks' wake-ups, threaded IRQs (wake-to-run,
+ * then the thread handler's run time). The number printed. */
 static size_t print_hists(json_object *s)
 {
 	json_object *arr;
@@ -262,11 +263,10 @@ static size_t print_hists(json_object *s)
 			snprintf(title, sizeof(title), "vector %s", json_get_str(h, "name", "?"));
 			print_hist(h, title, "runs", "window_count", "");
 		}
-	json_object *timers;
+	json_object *timers = NULL;
+	bool has_timers = json_object_object_get_ex(s, "timers", &timers);
 
-	if (!json_object_object_get_ex(s, "timers", &timers))
-		return shown;
-	if (json_object_object_get_ex(timers, "classes", &arr))
+	if (has_timers && json_object_object_get_ex(timers, "classes", &arr))
 		for (size_t i = 0; i < json_object_array_length(arr); i++, shown++) {
 			json_object *h = json_object_array_get_idx(arr, i);
 
@@ -275,7 +275,7 @@ static size_t print_hists(json_object *s)
 			snprintf(title, sizeof(title), "timer %s (%s)", json_get_str(h, "function", "?"), json_get_str(h, "class", "?"));
 			print_hist(h, title, "expiries", "window_count", "lateness_");
 		}
-	if (json_object_object_get_ex(timers, "wakeups", &arr))
+	if (has_timers && json_object_object_get_ex(timers, "wakeups", &arr))
 		for (size_t i = 0; i < json_object_array_length(arr); i++, shown++) {
 			json_object *h = json_object_array_get_idx(arr, i);
 
@@ -284,6 +284,19 @@ static size_t print_hists(json_object *s)
 			snprintf(title, sizeof(title), "task %d (%s) wake-up latency", (int)json_get_i64(h, "pid", 0),
 				 json_get_str(h, "comm", "?"));
 			print_hist(h, title, "wake-ups", "window_count", "latency_");
+		}
+	if (json_object_object_get_ex(s, "threaded", &arr))
+		for (size_t i = 0; i < json_object_array_length(arr); i++, shown++) {
+			json_object *h = json_object_array_get_idx(arr, i);
+
+			if (shown)
+				putchar('\n');
+			snprintf(title, sizeof(title), "IRQ %d (%s) thread %s wake-to-run latency", (int)json_get_i64(h, "irq", -1),
+				 json_get_str(h, "name", "?"), json_get_str(h, "thread", "?"));
+			print_hist(h, title, "wakes", "window_count", "wakeup_");
+			snprintf(title, sizeof(title), "IRQ %d (%s) thread handler run time", (int)json_get_i64(h, "irq", -1),
+				 json_get_str(h, "name", "?"));
+			print_hist(h, title, "runs", "run_window_count", "run_");
 		}
 	return shown;
 }
@@ -420,6 +433,14 @@ static void print_event(json_object *e, const struct cli *c)
 			fmt_duration(d, sizeof(d), json_get_u64(e, "latency_ns", 0), "");
 			snprintf(what, sizeof(what), "woken=%s[%d] wakeup_latency=%s", json_get_str(e, "comm", "?"),
 				 (int)json_get_i64(e, "pid", 0), d);
+		} else if (!strcmp(kind, "threaded")) {
+			fmt_duration(d, sizeof(d), json_get_u64(e, "latency_ns", 0), "");
+			snprintf(what, sizeof(what), "irq=%d name=%s wakeup_latency=%s", (int)json_get_double(e, "irq", 0),
+				 json_get_str(e, "name", "?"), d);
+		} else if (!strcmp(kind, "threaded_run")) {
+			fmt_duration(d, sizeof(d), json_get_u64(e, "duration_ns", 0), "");
+			snprintf(what, sizeof(what), "irq=%d thread=%s duration=%s", (int)json_get_double(e, "irq", 0),
+				 json_get_str(e, "thread", "?"), d);
 		} else {
 			fmt_duration(d, sizeof(d), json_get_u64(e, "duration_ns", 0), "");
 			snprintf(what, sizeof(what), "irq=%d name=%s duration=%s", (int)json_get_double(e, "irq", 0),

@@ -50,6 +50,8 @@ const struct source_def source_defs[SRC_COUNT_] = {
 			 .title = "hrtimers (lateness past their expiry, by function)" },
 	[SRC_WAKEUPS] = { .parent = "timers", .array = "wakeups", .name_key = "comm", .prefix = "latency_",
 			  .title = "tasks woken by their hrtimer (expiry to running)" },
+	[SRC_THREADED] = { .array = "threaded", .name_key = "thread", .prefix = "wakeup_",
+			   .title = "threaded IRQs (wake-to-run latency: hard-IRQ exit to the thread running)" },
 };
 
 /* The array of a source in a summary, NULL when it has none */
@@ -157,9 +159,9 @@ int table_source_columns(enum table_source src, bool screen, enum column *cols, 
 	if (src == SRC_IRQS)
 		return table_columns(NULL, screen, cols, max);
 	for (int i = 0; i < n && k < max; i++) {
-		if (all[i] == COL_IRQ || all[i] == COL_SPURIOUS)
+		if ((all[i] == COL_IRQ && src != SRC_THREADED) || all[i] == COL_SPURIOUS)
 			continue;
-		if (all[i] == COL_TIME && (src == SRC_TIMERS || src == SRC_WAKEUPS))
+		if (all[i] == COL_TIME && (src == SRC_TIMERS || src == SRC_WAKEUPS || src == SRC_THREADED))
 			continue;	/* a share of time in a latency means nothing */
 		if (all[i] == COL_FLAGS && src == SRC_SOFTIRQS && k + 2 < max) {
 			cols[k++] = COL_RAISE_P99;
@@ -255,12 +257,12 @@ int table_rows_of(json_object *summary, enum table_source src, struct row **ret)
 
 		r->source = src;
 		r->src = (int)i;
-		r->irq = src == SRC_IRQS ? (int)json_get_i64(o, "irq", -1) : -1;
+		r->irq = src == SRC_IRQS || src == SRC_THREADED ? (int)json_get_i64(o, "irq", -1) : -1;
 		if (src == SRC_WAKEUPS)
 			snprintf(r->name, sizeof(r->name), "%.16s[%d]", json_get_str(o, sd->name_key, ""),
 				 (int)json_get_i64(o, "pid", 0));
-		else
-			snprintf(r->name, sizeof(r->name), "%s", json_get_str(o, sd->name_key, ""));
+		else	/* a threaded IRQ by its thread (irq/24-virtio0), or its handler before the thread ran */
+			snprintf(r->name, sizeof(r->name), "%s", json_get_str(o, sd->name_key, json_get_str(o, "name", "")));
 		r->count = json_get_u64(o, "count", 0);
 		r->spurious = json_get_u64(o, "spurious", 0);
 		r->total_ns = table_field(o, p, "total_ns");

@@ -20,9 +20,10 @@
 #define FLAG_AFFINITY 'A'	/* ran in the window on a CPU outside the IRQ's affinity */
 
 /* Where a table's rows come from: a summary's array of handlers, softirq vectors, vector
- * interrupts, timer functions (timers.classes) or tasks woken by their timer (timers.wakeups).
- * The rows are the same (name, counts, latencies); softirqs add their raise-to-run latency. */
-enum table_source { SRC_IRQS, SRC_SOFTIRQS, SRC_VECTORS, SRC_TIMERS, SRC_WAKEUPS, SRC_COUNT_ };
+ * interrupts, timer functions (timers.classes), tasks woken by their timer (timers.wakeups) or
+ * threaded IRQs. The rows are the same (name, counts, latencies); softirqs add their
+ * raise-to-run latency. */
+enum table_source { SRC_IRQS, SRC_SOFTIRQS, SRC_VECTORS, SRC_TIMERS, SRC_WAKEUPS, SRC_THREADED, SRC_COUNT_ };
 
 struct source_def {
 	const char *parent;	/* "timers": the summary's object holding the array; NULL: the summary */

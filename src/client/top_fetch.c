@@ -82,7 +82,7 @@ static void fetch_hist(struct top *t)
 		json_object_object_add(req, "irq", json_object_new_int(t->sel_irq));
 	else if (t->source == SRC_WAKEUPS)	/* a task by its pid: "comm[pid]" */
 		json_object_object_add(req, "pid", json_object_new_int(atoi(strrchr(t->sel_name, '[') ? strrchr(t->sel_name, '[') + 1 : "0")));
-	else	/* softirqs, vectors and timers by their name */
+	else	/* softirqs, vectors, timers and threaded IRQs by their name */
 		json_object_object_add(req, "name", json_object_new_string(t->sel_name));
 	if (ask(t, req, &h) < 0)
 		return;

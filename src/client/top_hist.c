@@ -114,6 +114,8 @@ void top_draw_hist(struct top *t)
 		mvprintw(y++, 0, "histogram of timer %s lateness, window %s", t->sel_name, window_name(t->window));
 	else if (t->source == SRC_WAKEUPS)
 		mvprintw(y++, 0, "histogram of task %s wake-up latency, window %s", t->sel_name, window_name(t->window));
+	else if (t->source == SRC_THREADED)	/* irqlat hist NAME shows the handler's run time too */
+		mvprintw(y++, 0, "histogram of %s wake-to-run latency, window %s", t->sel_name, window_name(t->window));
 	else	/* the run time; irqlat hist NAME shows a softirq's raise latency too */
 		mvprintw(y++, 0, "histogram of %s %s run time, window %s", t->source == SRC_SOFTIRQS ? "softirq" : "vector",
 			 t->sel_name, window_name(t->window));

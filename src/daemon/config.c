@@ -59,6 +59,8 @@ void daemon_config_defaults(struct daemon_config *c)
 	c->timer_threshold_ns = 500000;
 	c->wakeup_threshold_ns = 1000000;
 	c->max_wakeup_cells = MAX_WAKEUP_CELLS_DEFAULT;
+	c->threaded_threshold_ns = 500000;
+	c->threaded_run_threshold_ns = 1000000;
 	c->interval_ms = 1000;
 	snprintf(c->socket_path, sizeof(c->socket_path), "%s", DEFAULT_SOCKET);
 	c->attach = ATTACH_AUTO;
@@ -91,6 +93,8 @@ void config_thresholds(const struct daemon_config *c, uint64_t out[KINDS])
 	out[KIND_VECTOR] = c->vector_threshold_ns;
 	out[KIND_TIMER] = c->timer_threshold_ns;
 	out[KIND_WAKEUP] = c->wakeup_threshold_ns;
+	out[KIND_THREADED] = c->threaded_threshold_ns;
+	out[KIND_THREADED_RUN] = c->threaded_run_threshold_ns;
 }
 
 uint32_t default_max_cells(unsigned ncpus, uint32_t max_wakeup_cells)
@@ -371,6 +375,8 @@ int config_set(struct daemon_config *c, const char *key, const char *value, cons
 		{ "vector-threshold-us", offsetof(struct daemon_config, vector_threshold_ns) },
 		{ "timer-threshold-us", offsetof(struct daemon_config, timer_threshold_ns) },
 		{ "wakeup-threshold-us", offsetof(struct daemon_config, wakeup_threshold_ns) },
+		{ "threaded-threshold-us", offsetof(struct daemon_config, threaded_threshold_ns) },
+		{ "threaded-run-threshold-us", offsetof(struct daemon_config, threaded_run_threshold_ns) },
 	};
 	uint64_t v;
 
@@ -402,6 +408,9 @@ int config_set(struct daemon_config *c, const char *key, const char *value, cons
 		if (parse_u64(value, 0, 1u << 20, &v) < 0)
 			return key_fail(e, -EINVAL, at, key, "takes a whole number from 0 to 1048576, not '%s'", value);
 		c->max_wakeup_cells = (uint32_t)v;
+	} else if (!strcmp(key, "no-threaded")) {
+		if (parse_bool(value, &c->no_threaded) < 0)
+			return key_fail(e, -EINVAL, at, key, "takes yes or no, not '%s'", value);
 	} else if (!strcmp(key, "interval-ms")) {
 		if (parse_u64(value, 10, 60000, &v) < 0)
 			return key_fail(e, -EINVAL, at, key, "takes a whole number from 10 to 60000, not '%s'", value);

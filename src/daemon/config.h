@@ -49,6 +49,9 @@ struct daemon_config {
 	int no_softirqs, no_vectors;	/* kinds switched off (docs/irqlatd.8) */
 	int no_timers, no_wakeups;
 	uint32_t max_wakeup_cells;	/* wake-up cells of tasks of their own (task x CPU) */
+	uint64_t threaded_threshold_ns;	/* threaded IRQs: wake-to-run latency */
+	uint64_t threaded_run_threshold_ns;	/* threaded IRQs: the thread handler's run time */
+	int no_threaded;
 	uint32_t interval_ms;
 	char socket_path[108];
 	enum attach_mode attach;

@@ -59,6 +59,9 @@ static void keep_for_restart(struct daemon_config *n, const struct daemon_config
 	n->no_timers = o->no_timers;
 	n->no_wakeups = o->no_wakeups;
 	n->max_wakeup_cells = o->max_wakeup_cells;
+	if (n->no_threaded != o->no_threaded)
+		log_warning("%s: no-threaded changed: %s", n->config_path, restart);
+	n->no_threaded = o->no_threaded;
 	if (n->event_history != o->event_history)
 		log_warning("%s: event-history changed from %u to %u: %s", n->config_path, o->event_history,
 			    n->event_history, restart);

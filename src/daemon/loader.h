@@ -22,6 +22,7 @@ struct loader_opts {
 	bool softirqs, vectors;		/* load those kinds (hard IRQs always) */
 	bool timers, wakeups;		/* hrtimer lateness; wake-up latency (needs timers) */
 	uint32_t max_wakeup_cells;	/* wake-up cells of tasks of their own */
+	bool threaded;			/* threaded IRQs: wake-to-run and the thread handler's run time */
 	int verbose;
 };
 
@@ -29,8 +30,9 @@ struct hardirq_bpf;
 struct softirq_bpf;
 struct vector_bpf;
 struct timer_bpf;
+struct threaded_bpf;
 
-#define LOADER_LINKS_MAX 40	/* the extra kinds' links: softirq 3, vectors 22, timers 2 */
+#define LOADER_LINKS_MAX 40	/* the extra kinds' links: softirq 3, vectors 22, timers 2, threaded 5 */
 
 struct loader {
 	struct hardirq_bpf *skel;	/* owns the shared maps */
@@ -38,7 +40,9 @@ struct loader {
 	struct vector_bpf *vector;	/* NULL: --no-vectors, or the kernel has no irq_vectors */
 	struct timer_bpf *timer;	/* NULL: --no-timers, or the kernel has no timer:hrtimer_expire_entry */
 	bool wakeups;			/* the timer object measures wake-ups (sched_switch attached) */
-	struct bpf_link *links[LOADER_LINKS_MAX];	/* of softirq and vector, in attach order */
+	struct threaded_bpf *threaded;	/* NULL: --no-threaded, or the kernel lacks sched_switch */
+	bool threaded_run;		/* the thread handler's run time is measured (fentry/fexit attached) */
+	struct bpf_link *links[LOADER_LINKS_MAX];	/* of softirq, vector, timer and threaded, in attach order */
 	unsigned nlinks;
 	/* every program attached, in attach order: status and the journal name them */
 	struct loader_tp {

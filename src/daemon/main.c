@@ -422,6 +422,7 @@ static int daemon_start(struct daemon *d)
 		.timers = !d->cfg.no_timers,
 		.wakeups = !d->cfg.no_timers && !d->cfg.no_wakeups,
 		.max_wakeup_cells = d->cfg.max_wakeup_cells,
+		.threaded = !d->cfg.no_threaded,
 		.verbose = d->cfg.verbose,
 	};
 	int r;

@@ -28,6 +28,11 @@ static void usage(FILE *f)
 		"      --no-wakeups        do not measure wake-up latency (sched_switch)\n"
 		"      --max-wakeup-cells N  wake-up cells of tasks of their own, one per task per\n"
 		"                          CPU (default 512); past them a CPU's wake-ups share pid 0\n"
+		"      --threaded-threshold-us N  outliers of threaded IRQs' wake-to-run latency\n"
+		"                          (default 500)\n"
+		"      --threaded-run-threshold-us N  and of their thread handlers' run time\n"
+		"                          (default 1000)\n"
+		"      --no-threaded       do not measure threaded IRQs (nor their sched_switch program)\n"
 		"  -i, --interval-ms N     read the kernel's histograms every N ms (default 1000)\n"
 		"  -s, --socket PATH       client socket (default " DEFAULT_SOCKET ")\n"
 		"      --attach MODE       auto, tp_btf or raw_tp (default auto: tp_btf when BTF has it)\n"
@@ -94,7 +99,8 @@ enum { OPT_ATTACH = 256, OPT_MAX_CELLS, OPT_RINGBUF_KB, OPT_OUTLIER_RATE, OPT_LO
        OPT_CLIENT_QUEUE_KB, OPT_MAX_REQUEST_KB, OPT_MAX_HTTP_CONNECTIONS, OPT_HTTP_TIMEOUT,
        OPT_SOFTIRQ_THRESHOLD, OPT_SOFTIRQ_RAISE_THRESHOLD, OPT_VECTOR_THRESHOLD, OPT_NO_SOFTIRQS,
        OPT_NO_VECTORS, OPT_TP_JOURNAL, OPT_TP_MODULE, OPT_TRACEPOINT_RATE, OPT_EVENT_HISTORY,
-       OPT_TIMER_THRESHOLD, OPT_WAKEUP_THRESHOLD, OPT_NO_TIMERS, OPT_NO_WAKEUPS, OPT_MAX_WAKEUP_CELLS };
+       OPT_TIMER_THRESHOLD, OPT_WAKEUP_THRESHOLD, OPT_NO_TIMERS, OPT_NO_WAKEUPS, OPT_MAX_WAKEUP_CELLS,
+       OPT_THREADED_THRESHOLD, OPT_THREADED_RUN_THRESHOLD, OPT_NO_THREADED };
 
 /* --tracepoint-period, -counter, -journal, -module: "SYSTEM:EVENT=VALUE", applied after all
  * --tracepoint options so their order does not matter. */
@@ -135,6 +141,9 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 		{ "no-timers", no_argument, NULL, OPT_NO_TIMERS },
 		{ "no-wakeups", no_argument, NULL, OPT_NO_WAKEUPS },
 		{ "max-wakeup-cells", required_argument, NULL, OPT_MAX_WAKEUP_CELLS },
+		{ "threaded-threshold-us", required_argument, NULL, OPT_THREADED_THRESHOLD },
+		{ "threaded-run-threshold-us", required_argument, NULL, OPT_THREADED_RUN_THRESHOLD },
+		{ "no-threaded", no_argument, NULL, OPT_NO_THREADED },
 		{ "interval-ms", required_argument, NULL, 'i' },
 		{ "socket", required_argument, NULL, 's' },
 		{ "attach", required_argument, NULL, OPT_ATTACH },

@@ -19,6 +19,8 @@ struct series;
 #define MID_OUTLIER_VECTOR "5bb45ecec2b64bebb89ea48e85b1541b"
 #define MID_OUTLIER_TIMER "da40449afc5a41efb0312e4a55ef1657"
 #define MID_OUTLIER_WAKEUP "6411285c0cca49cfb775235a459f04df"
+#define MID_OUTLIER_THREADED "66f93617cbc345b0a4a602e74e992ec6"
+#define MID_OUTLIER_THREADED_RUN "e502a8faddf5441f9257ca1cac2b8d49"
 
 /* An outlier record (struct outlier_event) with its cell resolved to its series. */
 struct outlier {

@@ -282,9 +282,12 @@ static void add_series(json_object *o, const struct collector *c, enum window w,
 			for (unsigned n = 0; n < njoined; n++) {
 				const struct series *js = &c->series[joined[n].s];
 
-				if (kind_get(js->kind)->join != k || js->sub != s->sub)
+				if (kind_get(js->kind)->join != k || js->sub != s->sub || js->id != s->id)
 					continue;
 				add_figures(el, c, joined[n].s, &joined[n].win, joined[n].cpu_win, secs);
+				/* named otherwise (a threaded IRQ's thread beside its handler) */
+				if (strcmp(kind_get(js->kind)->name_key, kd->name_key))
+					json_object_object_add(el, kind_get(js->kind)->name_key, json_object_new_string(js->name));
 				if (with_buckets)
 					add_named(el, kind_get(js->kind)->prefix, "buckets", buckets_array(&joined[n].win));
 				joined[n].used = true;
@@ -453,25 +456,42 @@ json_object *report_summary(const struct collector *c, enum window w)
 struct selection {
 	int irq, pid;
 	const char *name;
+	const struct collector *c;
 };
 
+/* Whether s, or a series in its element (a threaded IRQ's wake-up and thread run time), is
+ * named name */
+static bool element_named(const struct collector *c, const struct series *s, const char *name)
+{
+	if (!strcmp(name, s->name))
+		return true;
+	for (unsigned i = 0; i < c->nseries; i++) {
+		const struct series *t = &c->series[i];
+
+		if (t != s && t->id == s->id && t->sub == s->sub &&
+		    kind_get(t->kind)->join == kind_get(s->kind)->join && !strcmp(name, t->name))
+			return true;
+	}
+	return false;
+}
+
 /* irq selects hard-IRQ series by number, pid a task's wake-ups; name any series by its name
- * (a handler, a softirq vector, a vector label, a timer function, a task's comm) and timers
- * by their class too (tick, sleep, other) */
+ * (a handler, a softirq vector, a vector label, a timer function, a task's comm, an IRQ
+ * thread) and timers by their class too (tick, sleep, other) */
 static bool selected(const struct series *s, const void *arg)
 {
 	const struct selection *sel = arg;
 
 	return (sel->irq < 0 || (s->kind == KIND_HARDIRQ && (int)s->sub == sel->irq)) &&
 	       (sel->pid < 0 || (s->kind == KIND_WAKEUP && (int)s->sub == sel->pid)) &&
-	       (!sel->name || !strcmp(sel->name, s->name) ||
+	       (!sel->name || element_named(sel->c, s, sel->name) ||
 		(s->kind == KIND_TIMER && !strcmp(sel->name, timer_class(s->name))));
 }
 
 json_object *report_hist(const struct collector *c, enum window w, int irq, int pid, const char *name)
 {
 	json_object *o = json_object_new_object();
-	struct selection sel = { irq, pid, name };
+	struct selection sel = { irq, pid, name, c };
 
 	add_header(o, c, w);
 	add_series(o, c, w, true, selected, &sel, NULL);
@@ -508,6 +528,8 @@ json_object *report_status(const struct collector *c, const struct daemon_info *
 	add_u64(cfg, "vector_threshold_ns", info->threshold_ns[KIND_VECTOR]);
 	add_u64(cfg, "timer_threshold_ns", info->threshold_ns[KIND_TIMER]);
 	add_u64(cfg, "wakeup_threshold_ns", info->threshold_ns[KIND_WAKEUP]);
+	add_u64(cfg, "threaded_threshold_ns", info->threshold_ns[KIND_THREADED]);
+	add_u64(cfg, "threaded_run_threshold_ns", info->threshold_ns[KIND_THREADED_RUN]);
 	add_u64(cfg, "interval_ms", info->interval_ms);
 	add_u64(cfg, "max_cells", info->max_cells);
 	add_u64(cfg, "ringbuf_bytes", info->ringbuf_bytes);

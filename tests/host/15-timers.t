@@ -129,13 +129,14 @@ check "outlier log lines: a timer fired late, naming it; a task ran after its ti
 	sh -c "grep -q 'outlier: timer [a-z_]* fired late by ' '$TMP/daemon.log' && grep -q 'outlier: task [0-9]* (.*) ran after its timer by ' '$TMP/daemon.log'"
 stop_daemon
 
-start_daemon --interval-ms 200 --no-wakeups
+# without the threaded IRQs' own sched_switch program, so that none is left to the wake-ups
+start_daemon --interval-ms 200 --no-wakeups --no-threaded
 sleep 0.5
 check "--no-wakeups: no sched_switch program, timers still measured" \
 	test "$(irqlat status --json | jq '.programs | index("sched:sched_switch") == null and index("timer:hrtimer_expire_entry") != null')" = true -a \
 	"$(summary | jq '(.timers.wakeups | length) == 0 and (.timers.classes | length) > 0')" = true
 stop_daemon
-start_daemon --interval-ms 200 --no-timers
+start_daemon --interval-ms 200 --no-timers --no-threaded
 sleep 0.5
 check "--no-timers: neither program, an empty timers object, hard IRQs still measured" \
 	test "$(irqlat status --json | jq '[.programs[] | select(. == "sched:sched_switch" or . == "timer:hrtimer_expire_entry")] | length')" -eq 0 -a \

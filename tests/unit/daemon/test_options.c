@@ -100,6 +100,14 @@ static void test_daemon_every_option(void **state)
 	assert_int_equal(c.vector_threshold_ns, 9000);
 	assert_int_equal(c.no_softirqs, 1);
 	assert_int_equal(c.no_vectors, 1);
+	assert_int_equal(c.threaded_threshold_ns, 500000);	/* defaults */
+	assert_int_equal(c.threaded_run_threshold_ns, 1000000);
+	assert_int_equal(c.no_threaded, 0);
+	r = daemon_run(&c, "--threaded-threshold-us", "50", "--threaded-run-threshold-us=0", "--no-threaded", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(c.threaded_threshold_ns, 50000);
+	assert_int_equal(c.threaded_run_threshold_ns, 0);
+	assert_int_equal(c.no_threaded, 1);
 
 	/* short forms, attached values, --opt=value */
 	r = daemon_run(&c, "-t0", "-i", "10", "-s/tmp/b.sock", "-v", "--attach=tp_btf",
@@ -258,7 +266,8 @@ static void test_daemon_help_version(void **state)
 	/* the help lists every option */
 	static const char *const every[] = { "--threshold-us", "--softirq-threshold-us",
 					     "--softirq-raise-threshold-us", "--vector-threshold-us",
-					     "--no-softirqs", "--no-vectors", "--interval-ms", "--socket", "--attach",
+					     "--no-softirqs", "--no-vectors", "--threaded-threshold-us",
+					     "--threaded-run-threshold-us", "--no-threaded", "--interval-ms", "--socket", "--attach",
 					     "--max-cells", "--ringbuf-kb", "--outlier-rate", "--log-target",
 					     "--verbose", "--help", "--version" };
 	for (unsigned i = 0; i < sizeof(every) / sizeof(every[0]); i++)

@@ -620,6 +620,65 @@ static void test_timers(void **state)
 	unlink(path);
 }
 
+/* A threaded IRQ: the wake-to-run latency (its cells named by the irqaction) and the thread
+ * handler's run time (named by the thread) in one element, joined by irqaction and IRQ; the
+ * hist request finds the element by either name. */
+static void test_threaded(void **state)
+{
+	struct fake_bpf bpf;
+	struct collector c;
+	uint32_t wake, run, other;
+	json_object *s, *arr, *el;
+	(void)state;
+
+	fake_bpf_init(&bpf, 16);
+	assert_int_equal(collector_init(&c, &bpf.l), 0);
+	fake_clock_ns = c.start_ns = 1000 * NS;
+	c.clock = fake_clock;
+	wake = fake_bpf_new_cell(&bpf, 24, 0, 0xabc0, "virtio0");
+	bpf.meta[wake].kind = KIND_THREADED;
+	run = fake_bpf_new_cell(&bpf, 24, 0, 0xabc0, "irq/24-virtio0");
+	bpf.meta[run].kind = KIND_THREADED_RUN;
+	other = fake_bpf_new_cell(&bpf, 24, 1, 0xdef0, "irq/24-other");	/* another action on the line */
+	bpf.meta[other].kind = KIND_THREADED_RUN;
+	for (unsigned i = 0; i < 8; i++) {
+		fake_bpf_run(&bpf, wake, 20000, 0);
+		fake_bpf_run(&bpf, run, 3000, 0);
+	}
+	fake_bpf_run(&bpf, other, 5000, 0);
+	fake_clock_ns += NS;
+	collector_tick(&c);
+
+	s = roundtrip(report_summary(&c, WINDOW_TOTAL));
+	arr = field(s, "threaded", json_type_array);
+	assert_int_equal(json_object_array_length(arr), 2);
+	el = json_object_array_get_idx(arr, 0);
+	assert_int_equal(u64(el, "irq"), 24);
+	assert_string_equal(json_object_get_string(field(el, "name", json_type_string)), "virtio0");
+	assert_string_equal(json_object_get_string(field(el, "thread", json_type_string)), "irq/24-virtio0");
+	assert_int_equal(u64(el, "count"), 8);
+	assert_int_equal(u64(el, "wakeup_max_ns"), 20000);
+	assert_true(u64(el, "wakeup_p50_ns") <= 20000 && u64(el, "wakeup_p99_ns") * 1.0905 >= 20000);
+	assert_int_equal(u64(el, "run_count"), 8);
+	assert_true(u64(el, "run_p99_ns") <= 3000 && u64(el, "run_p99_ns") * 1.0905 >= 3000);
+	assert_false(json_object_object_get_ex(el, "time_share", NULL));	/* of a latency: meaningless */
+	el = json_object_array_get_idx(arr, 1);	/* the other action's runs are not joined to the first */
+	assert_string_equal(json_object_get_string(field(el, "thread", json_type_string)), "irq/24-other");
+	assert_int_equal(u64(el, "run_count"), 1);
+	assert_false(json_object_object_get_ex(el, "count", NULL));
+	json_object_put(s);
+
+	s = roundtrip(report_hist(&c, WINDOW_TOTAL, -1, -1, "irq/24-virtio0"));
+	arr = field(s, "threaded", json_type_array);
+	assert_int_equal(json_object_array_length(arr), 1);
+	el = json_object_array_get_idx(arr, 0);
+	assert_int_equal(json_object_array_length(field(el, "wakeup_buckets", json_type_array)), 1);
+	assert_int_equal(json_object_array_length(field(el, "run_buckets", json_type_array)), 1);
+	json_object_put(s);
+	collector_free(&c);
+	fake_bpf_free(&bpf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -631,6 +690,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_status, setup, teardown),
 		cmocka_unit_test(test_joined_kinds),
 		cmocka_unit_test(test_timers),
+		cmocka_unit_test(test_threaded),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
