@@ -1,0 +1,133 @@
+#!/bin/bash
+# Native histograms (docs/metrics.md, "Native histograms"): content negotiation on Accept (the
+# protobuf stream for what Prometheus sends with native histograms on, the text format for
+# anything else, garbage included); the text format with metrics-le-factor 4 stays clean for
+# promtool; a real Prometheus 2.42 with --enable-feature=native-histograms scrapes irqlatd every
+# second under fio load and stores native histograms (no classic _bucket series); over its last
+# 30 s window, histogram_quantile(0.99, rate(...[30s])) for the disk IRQ lies in the same
+# schema-3 bucket as the p99 of irqlatd's own bucket deltas between the two ticks the window's
+# first and last samples hold (so within 9.05%), and the native count's increase between those
+# samples agrees with /proc/interrupts read around those very ticks within 1%. Loopback only.
+. "$(dirname "$0")/../lib.sh"
+plan 9
+
+PROM_PID= REC=
+trap 'kill "$PROM_PID" $REC 2>/dev/null; wait "$PROM_PID" $REC 2>/dev/null; cleanup' EXIT
+NW=$TOP/tests/host/helpers/native_window.py
+PB_ACCEPT='application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited,application/openmetrics-text;version=1.0.0;q=0.8,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1'
+
+IRQ=$(disk_irq)
+MP=$(free_port)
+start_daemon --interval-ms 200 --no-tracepoints --metrics "127.0.0.1:$MP" --metrics-le-factor 4
+URL=http://127.0.0.1:$MP/metrics
+# get ACCEPT NAME: the page into $TMP/NAME, its headers into $TMP/NAME.h
+get() { curl -s -H "Accept: $1" -D "$TMP/$2.h" -o "$TMP/$2" "$URL"; }
+ctype() { sed -n 's/^Content-Type: \(.*\)\r$/\1/Ip' "$TMP/$1.h"; }
+
+get "$PB_ACCEPT" pb
+# the first message: its length as a varint, then field 1 (tag 0x0a), the family's name
+first_family() {
+	python3 - "$TMP/pb" <<'PY'
+import sys
+b = open(sys.argv[1], "rb").read()
+n = shift = at = 0
+while True:
+    n |= (b[at] & 0x7f) << shift; shift += 7; at += 1
+    if not b[at - 1] & 0x80: break
+assert at + n <= len(b) and b[at] == 0x0a, "not a length-delimited MetricFamily"
+print(b[at + 2:at + 2 + b[at + 1]].decode())
+PY
+}
+check "Prometheus' Accept (native histograms on) gets the protobuf stream: its Content-Type, a MetricFamily first" \
+	test "$(ctype pb)" = "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; encoding=delimited" \
+	-a "$(first_family)" = irqlat_build_info
+text_types() {
+	local a
+	for a in 'garbage' ';;;q=x' 'application/vnd.google.protobuf' 'text/plain;version=0.0.4' \
+		 'application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited;q=0.2,text/plain;q=0.5'; do
+		get "$a" t
+		[ "$(ctype t)" = "text/plain; version=0.0.4; charset=utf-8" ] || { diag "Accept: $a got $(ctype t)"; return 1; }
+	done
+	curl -s -D "$TMP/none.h" -o "$TMP/none" "$URL" && [ "$(ctype none)" = "text/plain; version=0.0.4; charset=utf-8" ]
+}
+check "no Accept, a garbage one, protobuf without its parameters or preferred less: the text format" text_types
+
+# the text format with every 4th bound: le at 2^(i/8) s for i = -184, -180, .. 16
+fio_load 1 &
+FIO=$!
+retry_for 5 sh -c "curl -s '$URL' | grep -q '^irqlat_handler_runs_total{irq=\"$IRQ\"'"
+curl -s -H 'Accept: garbage' -o "$TMP/text" "$URL"
+wait "$FIO"
+lint=$(promtool check metrics <"$TMP/text" 2>&1); rc=$?
+check "promtool check metrics on the text format (metrics-le-factor 4): no error, no lint problem" test $rc -eq 0 -a -z "$lint"
+[ -n "$lint" ] && diag "$lint"
+les() {
+	python3 - "$TMP/text" "$IRQ" <<'PY'
+import re, sys
+want = ["%.17g" % 2 ** (i / 8) for i in range(-184, 17, 4)] + ["+Inf"]
+got = [m.group(1) for m in re.finditer(r'^irqlat_handler_duration_seconds_bucket\{irq="%s",[^}]*le="([^"]+)"\} ' % sys.argv[2],
+                                       open(sys.argv[1]).read(), re.M)]
+if got[:len(want)] != want or len(got) % len(want):
+    sys.exit("le bounds %s" % got[:8])
+PY
+}
+check "text format: the le bounds are every 4th schema-3 bound, 2^(-184/8) s to 4 s, then +Inf" les
+
+# A real Prometheus with native histograms, scraping every second
+PP=$(free_port)
+cat >"$TMP/prometheus.yml" <<EOC
+global: { scrape_interval: 1s, evaluation_interval: 1s }
+scrape_configs:
+  - job_name: irqlatd
+    static_configs: [ { targets: ['127.0.0.1:$MP'] } ]
+EOC
+prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" --enable-feature=native-histograms \
+	--web.listen-address="127.0.0.1:$PP" >"$TMP/prometheus.log" 2>&1 &
+PROM_PID=$!
+API=http://127.0.0.1:$PP/api/v1
+query() { curl -s "$API/query" --data-urlencode "query=$1" ${2:+--data-urlencode "time=$2"}; }	# query PROMQL [TIME]: the JSON
+value() { query "$@" | jq -r '.data.result[0].value[1] // empty'; }
+up() { [ "$(value 'up{job="irqlatd"}')" = 1 ]; }
+retry_for 30 up
+check "Prometheus (native histograms on) scrapes irqlatd (up = 1)" up
+
+# irqlatd's ticks, each with its histogram and bracketed by /proc/interrupts, all along the
+# load; the window ends while both still run
+python3 "$NW" record "$SOCK" "$IRQ" 38 >"$TMP/ticks" &
+REC=$!
+retry_for 10 test -s "$TMP/ticks"	# recording: the window's first sample has its tick
+fio_load 36 &
+FIO=$!
+t_start=$(date +%s)
+# the end of the window: a scrape stored after 33 s of load (so 30 s of samples under load)
+end=$((t_start + 33))
+stored() { [ -n "$(value "timestamp(irqlat_handler_runs_total{irq=\"$IRQ\"}) >= $end")" ]; }
+retry_for 45 stored
+q="irqlat_handler_duration_seconds{irq=\"$IRQ\"}"
+query "$q[30s]" "$end" >"$TMP/samples.json"
+query "histogram_quantile(0.99, sum(rate($q[30s])))" "$end" >"$TMP/quantile.json"
+classic=$(query "count(irqlat_handler_duration_seconds_bucket)" "$end" | jq '.data.result | length')
+wait "$FIO" "$REC"; REC=
+check "Prometheus stored native histograms: no classic _bucket series" test "$classic" = 0
+cmp=$(python3 "$NW" compare "$TMP/ticks" "$TMP/samples.json" "$TMP/quantile.json" 2>&1)
+diag "IRQ $IRQ over the 30 s window: $cmp"
+same_bucket() {
+	[ -n "$(field prom_bucket "$cmp")" ] && [ "$(field prom_bucket "$cmp")" = "$(field irqlat_bucket "$cmp")" ] &&
+		awk -v r="$(field ratio "$cmp")" 'BEGIN { exit !(r > 1 / 2 ^ (1 / 8) && r < 2 ^ (1 / 8)) }'
+}
+check "histogram_quantile(0.99, rate(...[30s])) lies in the bucket of irqlatd's own p99 over the same ticks (within 9.05%)" same_bucket
+count_ok() {
+	local d0 lo0 hi0 d1 lo1 hi1
+	d0=$(field count0 "$cmp") lo0=$(field lo0 "$cmp") hi0=$(field hi0 "$cmp")
+	d1=$(field count1 "$cmp") lo1=$(field lo1 "$cmp") hi1=$(field hi1 "$cmp")
+	[ -n "$d0" ] && [ -n "$d1" ] || return 1
+	# the kernel's delta lies in [lo1 - hi0, hi1 - lo0]; the native count's within 1% of it
+	awk -v d=$((d1 - d0)) -v lo=$((lo1 - hi0)) -v hi=$((hi1 - lo0)) \
+		'BEGIN { printf "# native count +%d, /proc/interrupts between +%d and +%d\n", d, lo, hi; exit !(lo > 1000 && d >= 0.99 * lo && d <= 1.01 * hi) }'
+}
+check "the native count's increase over the window = the /proc/interrupts delta at the same ticks (within 1%)" count_ok
+# the window's end count in Prometheus is the last sample's, and its increase() extrapolates
+inc=$(value "histogram_count(increase($q[30s]))" "$end")
+diag "histogram_count(increase(...[30s])) = ${inc:-none} (extrapolated to the window's edges)"
+check "histogram_count(increase()) over the window is positive" awk -v i="${inc:-0}" 'BEGIN { exit !(i > 1000) }'
+done_testing
