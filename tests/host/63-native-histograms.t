@@ -2,17 +2,19 @@
 # Native histograms (docs/metrics.md, "Native histograms"): content negotiation on Accept (the
 # protobuf stream for what Prometheus sends with native histograms on, the text format for
 # anything else, garbage included); the text format with metrics-le-factor 4 stays clean for
-# promtool; a real Prometheus 2.42 with --enable-feature=native-histograms scrapes irqlatd every
-# second under fio load and stores native histograms (no classic _bucket series); over its last
+# promtool; a real Prometheus 2.42 with --enable-feature=native-histograms takes a page with a
+# run of 0 ns, two of 1000 ns and one beyond 4 s into exactly the zero bucket, the schema-3
+# bucket of 1000 ns and the count; it scrapes irqlatd every second under fio load and stores
+# native histograms (no classic _bucket series); over its last
 # 30 s window, histogram_quantile(0.99, rate(...[30s])) for the disk IRQ lies in the same
 # schema-3 bucket as the p99 of irqlatd's own bucket deltas between the two ticks the window's
 # first and last samples hold (so within 9.05%), and the native count's increase between those
 # samples agrees with /proc/interrupts read around those very ticks within 1%. Loopback only.
 . "$(dirname "$0")/../lib.sh"
-plan 9
+plan 12
 
-PROM_PID= REC=
-trap 'kill "$PROM_PID" $REC 2>/dev/null; wait "$PROM_PID" $REC 2>/dev/null; cleanup' EXIT
+PROM_PID= REC= PAGE_PID=
+trap 'kill "$PROM_PID" $REC $PAGE_PID 2>/dev/null; wait "$PROM_PID" $REC $PAGE_PID 2>/dev/null; cleanup' EXIT
 NW=$TOP/tests/host/helpers/native_window.py
 PB_ACCEPT='application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited,application/openmetrics-text;version=1.0.0;q=0.8,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1'
 
@@ -73,6 +75,30 @@ PY
 }
 check "text format: the le bounds are every 4th schema-3 bound, 2^(-184/8) s to 4 s, then +Inf" les
 
+# A page with what no handler here does (helpers/metrics-page.c): a run of 0 ns (the zero
+# bucket), two of 1000 ns, one of 5 s (irqlatd's overflow, above 4 s: in the count, in no
+# native bucket), served as the protobuf stream to the same Prometheus
+mapfile -t objs < <(find "$BUILD/obj/daemon" "$BUILD/obj/common" -name '*.o' ! -name main.o)
+cc ${SAN_FLAGS:-} -O2 -Wall -Wextra -D_GNU_SOURCE -I"$TOP/src" -I"$TOP/bpf" -I"$BUILD" "$TOP/tests/host/helpers/metrics-page.c" \
+	"${objs[@]}" -o "$TMP/metrics-page" $(pkg-config --libs $(make -s --no-print-directory -C "$TOP" deb-pkg-config-modules)) -lm
+"$TMP/metrics-page" --protobuf --ns 0,1000,1000,5000000000 edge >"$TMP/edge.pb"
+PGP=$(free_port)
+python3 - "$PGP" "$TMP/edge.pb" <<'PY' &
+import http.server, sys
+page = open(sys.argv[2], "rb").read()
+class Page(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; encoding=delimited")
+        self.send_header("Content-Length", str(len(page)))
+        self.end_headers()
+        self.wfile.write(page)
+    def log_message(self, *a):
+        pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), Page).serve_forever()
+PY
+PAGE_PID=$!
+
 # A real Prometheus with native histograms, scraping every second
 PP=$(free_port)
 cat >"$TMP/prometheus.yml" <<EOC
@@ -80,6 +106,8 @@ global: { scrape_interval: 1s, evaluation_interval: 1s }
 scrape_configs:
   - job_name: irqlatd
     static_configs: [ { targets: ['127.0.0.1:$MP'] } ]
+  - job_name: page
+    static_configs: [ { targets: ['127.0.0.1:$PGP'] } ]
 EOC
 prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" --enable-feature=native-histograms \
 	--web.listen-address="127.0.0.1:$PP" >"$TMP/prometheus.log" 2>&1 &
@@ -90,6 +118,27 @@ value() { query "$@" | jq -r '.data.result[0].value[1] // empty'; }
 up() { [ "$(value 'up{job="irqlatd"}')" = 1 ]; }
 retry_for 30 up
 check "Prometheus (native histograms on) scrapes irqlatd (up = 1)" up
+
+E='irqlat_handler_duration_seconds{job="page",handler="edge"}'
+edge_stored() { [ -n "$(value "histogram_count($E)")" ]; }
+retry_for 15 edge_stored
+c=$(value "histogram_count($E)") sum=$(value "histogram_sum($E)") med=$(value "histogram_quantile(0.5, $E)")
+diag "the edge page in Prometheus: count ${c:-none}, sum ${sum:-none} s, median ${med:-none} s"
+check "Prometheus takes the run beyond 4 s in the count and the sum, in no bucket (count 4, sum 5.000002 s)" \
+	test "$c" = 4 -a "$sum" = 5.000002
+# rank 2 of 4: the zero bucket holds 1, the 1000 ns runs are native bucket ceil(8 log2 1e-6) = -159
+check "... and the median in the bucket of 1000 ns, (2^(-160/8), 2^(-159/8)] s = (953.7 ns, 1040.0 ns]" \
+	awk -v m="${med:-0}" 'BEGIN { exit !(m > 2 ^ (-160 / 8) && m <= 2 ^ (-159 / 8)) }'
+# its buckets as the API lists them: [boundary rule, lower, upper, count]
+buckets=$(query "$E" | jq -c '[.data.result[0].histogram[1].buckets[] | [.[0], (.[1] | tonumber), (.[2] | tonumber), .[3]]]')
+diag "its buckets: $buckets"
+edge_buckets() {
+	jq -e 'length == 2 and .[0][3] == "1" and .[0][1] < 0 and .[0][1] == -.[0][2] and .[0][2] < 1e-30
+		and .[1][3] == "2" and (.[1][1] - 9.5367431640625e-07 | fabs) < 1e-18 and (.[1][2] - 1.0399892164852693e-06 | fabs) < 1e-18' \
+		<<<"$buckets" >/dev/null
+}
+check "... and exactly two buckets: the zero bucket with the run of 0 ns, (953.7 ns, 1040.0 ns] with the two of 1000 ns" edge_buckets
+kill "$PAGE_PID"; wait "$PAGE_PID" 2>/dev/null; PAGE_PID=
 
 # irqlatd's ticks, each with its histogram and bracketed by /proc/interrupts, all along the
 # load; the window ends while both still run
