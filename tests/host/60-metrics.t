@@ -29,7 +29,8 @@ check "a bad metrics key in the file: one line naming file:line, exit 78" \
 IRQ=$(disk_irq)
 MP=$(free_port)
 python3 -c 'import socket, sys, time; s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); time.sleep(5)' "$MP" &
-BUSY=$!; sleep 0.3
+BUSY=$!
+retry_for 10 sh -c "ss -ltn | grep -q \"127.0.0.1:$MP \""	# listening (python may take a while to start)
 check "port in use: one line naming the address, exit 1" \
 	fails_with 1 "error: --metrics 127.0.0.1:$MP: the port is in use" --metrics "127.0.0.1:$MP"
 kill "$BUSY"; wait "$BUSY" 2>/dev/null
