@@ -57,9 +57,8 @@ static void put_series(struct text_writer *t, const char *suffix, const struct m
 		fputc(',', t->f);
 }
 
-static void close_series(struct text_writer *t, const struct metric_label *l, unsigned nl)
+static void close_series(struct text_writer *t, unsigned nl)
 {
-	(void)l;
 	if (nl)
 		fputc('}', t->f);
 }
@@ -75,7 +74,7 @@ static void text_number(struct page_writer *w, const struct metric_label *l, uns
 	struct text_writer *t = text_of(w);
 
 	put_series(t, "", l, nl, false);
-	close_series(t, l, nl);
+	close_series(t, nl);
 	fputc(' ', t->f);
 	if (ns_as_seconds)
 		put_seconds(t->f, v);
@@ -100,12 +99,12 @@ static void text_histogram(struct page_writer *w, const struct metric_label *l, 
 	put_series(t, "_bucket", l, nl, true);
 	fprintf(t->f, "le=\"+Inf\"} %" PRIu64 "\n", total);
 	put_series(t, "_sum", l, nl, false);
-	close_series(t, l, nl);
+	close_series(t, nl);
 	fputc(' ', t->f);
 	put_seconds(t->f, h->sum_ns);
 	fputc('\n', t->f);
 	put_series(t, "_count", l, nl, false);
-	close_series(t, l, nl);
+	close_series(t, nl);
 	fprintf(t->f, " %" PRIu64 "\n", total);
 }
 
