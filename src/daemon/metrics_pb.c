@@ -11,7 +11,9 @@
  * the same message, for scrapers that read those.
  *
  * A family is written as it comes: its header, then each Metric as one occurrence of the
- * repeated field 4, so that no more than one series' message is ever held at a time. */
+ * repeated field 4, so that no more than one series' message is ever held at a time. A family
+ * without series (no tracepoint consumed, a kind switched off) is left out, where the text
+ * format has its HELP and TYPE lines alone. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -39,6 +41,7 @@ struct pb_writer {
 	size_t fam_len;
 	FILE *fam_f;		/* writes into fam */
 	enum metric_type type;	/* the open family's */
+	unsigned nmetric;	/* the open family's series so far */
 	int le_index[LE_BOUNDS_MAX];
 	unsigned nle;
 	/* one histogram's scratch space */
@@ -78,14 +81,15 @@ static void pack(FILE *f, const ProtobufCMessage *m)
 	protobuf_c_message_pack_to_buffer(m, &b.base);
 }
 
-/* The open family, whole, with its length in front */
+/* The open family, whole, with its length in front; none without series (a family with no
+ * metric says nothing, and scrapers need not take one) */
 static void family_close(struct pb_writer *p)
 {
 	if (!p->fam_f)
 		return;
 	if (fclose(p->fam_f) != 0)
 		p->failed = true;
-	else {
+	else if (p->nmetric) {
 		put_varint(p->out, p->fam_len);
 		fwrite(p->fam, 1, p->fam_len, p->out);
 	}
@@ -115,6 +119,7 @@ static void pb_family(struct page_writer *w, const char *name, enum metric_type 
 	mf.has_type = true;
 	mf.type = types[type];
 	p->type = type;
+	p->nmetric = 0;
 	pack(p->fam_f, &mf.base);
 }
 
@@ -133,6 +138,7 @@ static void put_metric(struct pb_writer *p, Io__Prometheus__Client__Metric *m, c
 	}
 	m->n_label = nl < METRIC_LABELS_MAX ? nl : METRIC_LABELS_MAX;
 	m->label = pair_p;
+	p->nmetric++;
 	put_varint(p->fam_f, FIELD_METRIC_FAMILY_METRIC << 3 | WIRE_LEN);
 	put_varint(p->fam_f, protobuf_c_message_get_packed_size(&m->base));
 	pack(p->fam_f, &m->base);
