@@ -15,13 +15,11 @@
  * without series (no tracepoint consumed, a kind switched off) is left out, where the text
  * format has its HELP and TYPE lines alone. */
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <protobuf-c/protobuf-c.h>
 #include "prometheus_client.pb-c.h"
 #include "metrics_page.h"
-#include "common/macro.h"
 
 #define FIELD_METRIC_FAMILY_METRIC 4	/* MetricFamily.metric */
 #define WIRE_LEN 2			/* a length-delimited field */
