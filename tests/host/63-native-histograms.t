@@ -2,7 +2,7 @@
 # Native histograms (docs/metrics.md, "Native histograms"): content negotiation on Accept (the
 # protobuf stream for what Prometheus sends with native histograms on, the text format for
 # anything else, garbage included); the text format with metrics-le-factor 4 stays clean for
-# promtool; a real Prometheus 2.42 with --enable-feature=native-histograms takes a page with a
+# promtool, and a reload to 16 changes its bounds; a real Prometheus 2.42 with --enable-feature=native-histograms takes a page with a
 # run of 0 ns, two of 1000 ns and one beyond 4 s into exactly the zero bucket, the schema-3
 # bucket of 1000 ns and the count; it scrapes irqlatd every second under fio load and stores
 # native histograms (no classic _bucket series); over its last
@@ -11,7 +11,7 @@
 # first and last samples hold (so within 9.05%), and the native count's increase between those
 # samples agrees with /proc/interrupts read around those very ticks within 1%. Loopback only.
 . "$(dirname "$0")/../lib.sh"
-plan 12
+plan 13
 
 PROM_PID= REC= PAGE_PID=
 trap 'kill "$PROM_PID" $REC $PAGE_PID 2>/dev/null; wait "$PROM_PID" $REC $PAGE_PID 2>/dev/null; cleanup' EXIT
@@ -20,7 +20,8 @@ PB_ACCEPT='application/vnd.google.protobuf;proto=io.prometheus.client.MetricFami
 
 IRQ=$(disk_irq)
 MP=$(free_port)
-start_daemon --interval-ms 200 --no-tracepoints --metrics "127.0.0.1:$MP" --metrics-le-factor 4
+echo 'metrics-le-factor = 4' >"$TMP/irqlatd.conf"
+start_daemon --interval-ms 200 --no-tracepoints --metrics "127.0.0.1:$MP" -c "$TMP/irqlatd.conf"
 URL=http://127.0.0.1:$MP/metrics
 # get ACCEPT NAME: the page into $TMP/NAME, its headers into $TMP/NAME.h
 get() { curl -s -H "Accept: $1" -D "$TMP/$2.h" -o "$TMP/$2" "$URL"; }
@@ -74,6 +75,12 @@ if got[:len(want)] != want or len(got) % len(want):
 PY
 }
 check "text format: the le bounds are every 4th schema-3 bound, 2^(-184/8) s to 4 s, then +Inf" les
+# a reload applies a new factor from the next scrape: every 16th, 2^(-176/8) s .. 4 s, 13 bounds
+echo 'metrics-le-factor = 16' >"$TMP/irqlatd.conf"
+kill -HUP "$DAEMON_PID"
+nle() { curl -s "$URL" | grep -c "^irqlat_handler_duration_seconds_bucket{irq=\"$IRQ\","; }
+sixteenth() { local n; n=$(nle); [ "$n" -gt 0 ] && [ $((n % 14)) -eq 0 ] && curl -s "$URL" | grep -q "^irqlat_handler_duration_seconds_bucket{irq=\"$IRQ\",.*le=\"2.384185791015625e-07\"} "; }
+check "after a reload with metrics-le-factor = 16: 13 bounds and +Inf, from 2^-22 s" retry_for 10 sixteenth
 
 # A page with what no handler here does (helpers/metrics-page.c): a run of 0 ns (the zero
 # bucket), two of 1000 ns, one of 5 s (irqlatd's overflow, above 4 s: in the count, in no
