@@ -11,7 +11,7 @@
 # first and last samples hold (so within 9.05%), and the native count's increase between those
 # samples agrees with /proc/interrupts read around those very ticks within 1%. Loopback only.
 . "$(dirname "$0")/../lib.sh"
-plan 13
+plan 14
 
 PROM_PID= REC= PAGE_PID=
 trap 'kill "$PROM_PID" $REC $PAGE_PID 2>/dev/null; wait "$PROM_PID" $REC $PAGE_PID 2>/dev/null; cleanup' EXIT
@@ -165,6 +165,15 @@ query "histogram_quantile(0.99, sum(rate($q[30s])))" "$end" >"$TMP/quantile.json
 classic=$(query "count(irqlat_handler_duration_seconds_bucket)" "$end" | jq '.data.result | length')
 wait "$FIO" "$REC"; REC=
 check "Prometheus stored native histograms: no classic _bucket series" test "$classic" = 0
+families_native() {	# each kind's histogram family has native samples there
+	local f
+	for f in irqlat_handler_duration_seconds irqlat_softirq_duration_seconds irqlat_softirq_raise_latency_seconds \
+		 $(curl -s "$URL" | grep -q '^# TYPE irqlat_vector_duration_seconds ' && echo irqlat_vector_duration_seconds); do
+		[ "$(query "count(histogram_count($f))" "$end" | jq -r '.data.result[0].value[1] // 0')" -gt 0 ] ||
+			{ diag "no native $f"; return 1; }
+	done
+}
+check "... and every kind's histogram family is native there (handlers, softirqs, raise latency, vectors)" families_native
 cmp=$(python3 "$NW" compare "$TMP/ticks" "$TMP/samples.json" "$TMP/quantile.json" 2>&1)
 diag "IRQ $IRQ over the 30 s window: $cmp"
 same_bucket() {
