@@ -121,7 +121,7 @@ prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" -
 PROM_PID=$!
 API=http://127.0.0.1:$PP/api/v1
 query() { curl -s "$API/query" --data-urlencode "query=$1" ${2:+--data-urlencode "time=$2"}; }	# query PROMQL [TIME]: the JSON
-value() { query "$@" | jq -r '.data.result[0].value[1] // empty'; }
+value() { query "$@" | jq -r '.data.result[0].value[1] // empty' 2>/dev/null; }	# nothing while Prometheus starts
 up() { [ "$(value 'up{job="irqlatd"}')" = 1 ]; }
 retry_for 30 up
 check "Prometheus (native histograms on) scrapes irqlatd (up = 1)" up
