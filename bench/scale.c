@@ -6,9 +6,11 @@
  * maps: tests/unit/daemon/fake_bpf.h), and the real collector ticks over it and the real
  * answers are built and serialized as the socket sends them. Each handler fires on two CPUs
  * (h mod C and h + 1 mod C, or the one there is), every tick, RUNS runs with log-normal
- * durations around a median of its own (1 to 30 us): the pool the daemon sizes for C CPUs,
- * 32 cells a CPU, is then full at 4096 handlers on 256 CPUs. After WARM ticks (the 60 s
- * window full), it prints
+ * durations around a median of its own (1 to 30 us). The pool is the one irqlatd sizes for C
+ * CPUs, by the same function (default_max_cells(): 32 cells a CPU for handlers, at least
+ * 1024, and 30 a CPU for softirqs and vector interrupts); its handlers' part is full at 4096
+ * handlers on 256 CPUs; the softirq and vector cells stay empty (hard-IRQ cells only). After
+ * WARM ticks (the 60 s window full), it prints
  *   scale: handlers H cpus C rss_mib R tick_ms T answer_ms A
  * R: the peak RSS (VmHWM) of the child, cells included, which the daemon maps from the kernel,
  * with one /metrics page and one journal summary made along the way, as the daemon makes them;
@@ -29,6 +31,7 @@
 #include "daemon/log.h"
 #include "daemon/metrics.h"
 #include "daemon/report.h"
+#include "daemon/heap.h"
 #include "../tests/unit/daemon/fake_bpf.h"
 
 #define RUNS 64		/* runs per cell per tick */
@@ -102,6 +105,7 @@ static int run(unsigned handlers, unsigned cpus)
 	if (!cells || !median_ns)
 		return -ENOMEM;
 	fake_bpf_init(&bpf, pool);
+	bpf.l.ncpus = cpus;	/* as the loader finds them */
 	if (!bpf.cells || !bpf.meta || collector_init(&c, &bpf.l) < 0)
 		return -ENOMEM;
 	for (unsigned h = 0; h < handlers; h++) {
@@ -132,6 +136,7 @@ static int run(unsigned handlers, unsigned cpus)
 
 		answer_len = strlen(s);
 		json_object_put(o);
+		heap_after_answer(answer_len);	/* as the daemon's socket does */
 		answer_ms[t - WARM] = ms_since(t0);
 		if (t == WARM) {	/* a scrape and a periodic summary, for their memory */
 			struct metrics_sources src = { .col = &c };

@@ -14,7 +14,7 @@
  * x > HIST_Tj = floor(2^63 c_j) because x is an integer. HIST_T7 (c_7 = 1e9 / 2^29) is exact,
  * so where B_i is an integer (B_8m = 1e9 * 2^m ns for m >= -9) a value equal to it falls in the
  * lower bucket, as the inclusive upper bound wants. scripts/gen-hist-thresholds computes the
- * thresholds with integer arithmetic; tests/unit/common/test_hist_bucket.c checks them, and
+ * thresholds with integer arithmetic; tests/unit/bpf/test_hist_bucket.c checks them, and
  * hist_bucket() itself, against big-integer comparisons of v^8 with 10^72 * 2^i.
  *
  * Array index k of a cell's hist[]:

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* irqlat: the client of irqlatd. Every subcommand is a request on the daemon's socket; the
- * screen is top*.c. Functions return 0 or a negative errno, having said what went wrong;
- * main() alone turns that into an exit code (irqlat(1)). */
+ * screen is top*.c, the text of `irqlat status` status.c. Functions return 0 or a negative
+ * errno, having said what went wrong; main() alone turns that into an exit code (irqlat(1)). */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -15,6 +15,7 @@
 #include "cpuload.h"
 #include "cpuline.h"
 #include "notes.h"
+#include "status.h"
 #include "stop.h"
 #include "table.h"
 #include "tptable.h"
@@ -292,140 +293,6 @@ static int cmd_hist(struct irqlat_conn *conn, const struct cli *c)
 	return c->target && n == 0 ? -ENOENT : 0;
 }
 
-/* status: the other BPF programs on the IRQ tracepoints, whose cost is in every time measured */
-static void print_shared(json_object *bpf)
-{
-	json_object *shared, *progs, *v;
-	size_t n;
-
-	if (!bpf || !json_object_object_get_ex(bpf, "shared", &shared))
-		return;
-	printf("%-12s ", "shared:");
-	if (json_object_object_get_ex(shared, "known", &v) && !json_object_get_boolean(v)) {
-		printf("unknown: %s\n", json_get_str(shared, "error", "?"));
-		return;
-	}
-	if (!json_object_object_get_ex(shared, "programs", &progs) || !(n = json_object_array_length(progs))) {
-		printf("no other BPF program on irq:irq_handler_entry/exit\n");
-		return;
-	}
-	printf("%zu other BPF program%s on the IRQ tracepoints, whose cost is in every time measured:", n, n == 1 ? "" : "s");
-	for (size_t i = 0; i < n; i++) {
-		json_object *p = json_object_array_get_idx(progs, i);
-
-		printf("%s id %d %s (%s", i ? "," : "", (int)json_get_i64(p, "id", 0), json_get_str(p, "name", "?"),
-		       json_get_str(p, "tracepoint", "?"));
-		if (json_has(p, "comm"))
-			printf(", %s pid %d", json_get_str(p, "comm", "?"), (int)json_get_i64(p, "pid", 0));
-		printf(")");
-	}
-	putchar('\n');
-}
-
-/* The status answer for a person; keys this client does not know yet are printed as JSON
- * at the end, so what the daemon adds is never hidden. */
-static void print_status(json_object *s)
-{
-	static const char *const known[] = { "ok", "version", "pid", "uptime_s", "attach", "programs", "handlers",
-					     "cells_used", "drops", "bpf", "config", "tracepoints", "isolated_cpus",
-					     "nohz_full_cpus", "storms" };
-	json_object *v, *tv, *cfg = NULL, *bpf = NULL, *drops = NULL;
-	char up[32], th[16];
-	double secs = json_get_double(s, "uptime_s", 0);
-	unsigned long u = (unsigned long)secs;
-
-	snprintf(up, sizeof(up), "%lu:%02lu:%02lu", u / 3600, u % 3600 / 60, u % 60);
-	json_object_object_get_ex(s, "config", &cfg);
-	json_object_object_get_ex(s, "bpf", &bpf);
-	json_object_object_get_ex(s, "drops", &drops);
-	printf("irqlatd %s, pid %d, up %s\n", json_get_str(s, "version", "?"), (int)json_get_double(s, "pid", 0), up);
-	printf("%-12s %s", "attach:", json_get_str(s, "attach", "?"));
-	if (json_object_object_get_ex(s, "programs", &v) && json_object_is_type(v, json_type_array)) {
-		printf(", programs");
-		for (size_t i = 0; i < json_object_array_length(v); i++)
-			printf("%s %s", i ? "," : "", json_object_get_string(json_object_array_get_idx(v, i)));
-	}
-	if (bpf && json_object_object_get_ex(bpf, "prog_ids", &v) && json_object_is_type(v, json_type_array)) {
-		printf(" (BPF prog ids");
-		for (size_t i = 0; i < json_object_array_length(v); i++)
-			printf("%s %d", i ? "," : "", json_object_get_int(json_object_array_get_idx(v, i)));
-		printf(")");
-	}
-	printf("\n%-12s %d, in %llu histogram cells of %llu\n", "handlers:", (int)json_get_double(s, "handlers", 0),
-	       (unsigned long long)json_get_double(s, "cells_used", 0),
-	       (unsigned long long)json_get_double(cfg, "max_cells", 0));
-	printf("%-12s", "drops:");
-	if (drops) {
-		int first = 1;
-
-		json_object_object_foreach(drops, k, dv) {
-			printf("%s %s %llu", first ? "" : ",", k, (unsigned long long)json_object_get_uint64(dv));
-			first = 0;
-		}
-	}
-	if (json_object_object_get_ex(s, "tracepoints", &v) && json_object_array_length(v)) {
-		printf("\n%-12s", "tracepoints:");
-		for (size_t i = 0; i < json_object_array_length(v); i++) {
-			json_object *t = json_object_array_get_idx(v, i);
-
-			printf("%s %s %s", i ? "," : "", json_get_str(t, "tracepoint", "?"), json_get_str(t, "state", "?"));
-			if (!strcmp(json_get_str(t, "state", "?"), "attached"))
-				printf(" (%s, arguments from %s, %.0f events)", json_get_str(t, "attach", "?"),
-				       json_get_str(t, "args_source", "?"), json_get_double(t, "events", 0));
-			else if (!strcmp(json_get_str(t, "state", "?"), "waiting"))
-				printf(" for %s%s", json_object_object_get_ex(t, "module", NULL) ? "module " : "its module",
-				       json_get_str(t, "module", ""));
-			if (json_object_object_get_ex(t, "holds_module", &tv) && json_object_get_boolean(tv))
-				printf("; holding module %s: 'irqlat detach %s' before rmmod", json_get_str(t, "module", "?"),
-				       json_get_str(t, "tracepoint", "?"));
-		}
-		if (json_object_array_length(v))
-			printf("\n%-12s %s", "", !strcmp(json_get_str(json_object_array_get_idx(v, 0), "watch", ""), "module_load")
-				? "modules watched at load (module:module_load); tracefs checked every second too"
-				: "no module:module_load tracepoint: tracefs checked every second");
-	}
-	printf("\n%-12s ", "overhead:");
-	if (json_get_double(bpf, "run_cnt", 0) > 0)
-		printf("%.0f ns/IRQ " COST_MEANING " (%llu IRQs timed while BPF stats were on)%s\n",
-		       json_get_double(bpf, "ns_per_irq", 0), (unsigned long long)json_get_double(bpf, "run_cnt", 0),
-		       json_object_object_get_ex(bpf, "stats_enabled", &v) && json_object_get_boolean(v) ? "" : "; stats are off now");
-	else
-		printf("n/a (sysctl kernel.bpf_stats_enabled=1, or run irqlatd --bpf-stats)\n");
-	print_shared(bpf);
-	if (json_has(s, "isolated_cpus")) {
-		char sets[256];
-
-		cpuline_sets(sets, sizeof(sets), s);
-		printf("%-12s %s\n", "cpus:", sets[0] ? sets : "none isolated, none nohz_full");
-	}
-	if (json_object_object_get_ex(s, "storms", &v))
-		printf("%-12s %llu now, %llu since start\n", "storms:", (unsigned long long)json_get_u64(v, "active", 0),
-		       (unsigned long long)json_get_u64(v, "since_start", 0));
-	if (cfg) {
-		fmt_duration(th, sizeof(th), (uint64_t)json_get_double(cfg, "threshold_ns", 0), "");
-		printf("%-12s threshold %s, interval %.0f ms, max cells %.0f, ring buffer %.0f KiB, socket %s%s\n", "config:",
-		       json_get_double(cfg, "threshold_ns", 0) > 0 ? th : "off", json_get_double(cfg, "interval_ms", 0),
-		       json_get_double(cfg, "max_cells", 0), json_get_double(cfg, "ringbuf_bytes", 0) / 1024,
-		       json_get_str(cfg, "socket", "?"),
-		       json_object_object_get_ex(cfg, "bpf_stats", &v) && json_object_get_boolean(v) ? ", --bpf-stats" : "");
-		json_object_object_foreach(cfg, k, cv) {
-			if (!strcmp(k, "threshold_ns") || !strcmp(k, "interval_ms") || !strcmp(k, "max_cells") ||
-			    !strcmp(k, "ringbuf_bytes") || !strcmp(k, "socket") || !strcmp(k, "bpf_stats"))
-				continue;
-			printf("%-12s %s: %s\n", "", k, json_object_to_json_string_ext(cv, JSON_C_TO_STRING_PLAIN));
-		}
-	}
-	json_object_object_foreach(s, k, ov) {
-		size_t i;
-
-		for (i = 0; i < ELEMENTSOF(known); i++)
-			if (!strcmp(k, known[i]))
-				break;
-		if (i == ELEMENTSOF(known))
-			printf("%-12s %s\n", k, json_object_to_json_string_ext(ov, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-	}
-}
-
 static int cmd_status(struct irqlat_conn *conn, const struct cli *c)
 {
 	_cleanup_json_ json_object *req = conn_new_request("status", c->window), *s = NULL;
@@ -436,7 +303,7 @@ static int cmd_status(struct irqlat_conn *conn, const struct cli *c)
 	if (c->json)
 		print_json_line(s);
 	else
-		print_status(s);
+		status_print(stdout, s);
 	return 0;
 }
 

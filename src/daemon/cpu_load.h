@@ -2,7 +2,7 @@
 /* Each CPU's interrupt load over a window: the share of its time spent in hard-IRQ handlers,
  * in the CPU's own interrupts (vectors) and in softirqs, and the source of each class that
  * took the most, with the CPU's isolated and nohz_full marks: the summary's "cpu_load"
- * (docs/architecture.md, section 10). */
+ * (docs/architecture.md, section 11). */
 #ifndef IRQLAT_CPU_LOAD_H
 #define IRQLAT_CPU_LOAD_H
 

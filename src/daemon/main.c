@@ -76,19 +76,37 @@ static json_object *outlier_json(const struct outlier *e)
 	return o;
 }
 
+/* Before each record: a read that did not say when it began (the tracepoints' drain timer
+ * calls ring_buffer__consume() itself) begins at a record that follows the last one's end by
+ * more than RB_SLICE_GAP_NS. The gap is taken before the record is handled: taken after it, a
+ * record that took over 1 ms to hand to 400 subscribers on a loaded machine began a new read
+ * every time, the slice never ended and the loop stalled (83-event-flood.t under CI's load). */
+static void rb_slice_record(struct daemon *d)
+{
+	uint64_t now = now_ns();
+
+	if (now - d->rb_last_ns > RB_SLICE_GAP_NS)
+		d->rb_slice_ns = now;
+}
+
 /* After each record: RB_SLICE_OVER once this read has taken its time (the record is handled,
  * libbpf moves past it and returns), else 0 */
 static int rb_slice_over(struct daemon *d)
 {
 	uint64_t now = now_ns();
 
-	if (now - d->rb_last_ns > RB_SLICE_GAP_NS)
-		d->rb_slice_ns = now;
 	d->rb_last_ns = now;
 	if (now - d->rb_slice_ns < RB_SLICE_NS)
 		return 0;
 	d->rb_last_ns = 0;	/* the next record starts the next read */
 	return RB_SLICE_OVER;
+}
+
+/* A read of the ring buffer that says when it began */
+static int rb_read(struct daemon *d)
+{
+	d->rb_slice_ns = d->rb_last_ns = now_ns();
+	return ring_buffer__consume(d->rb);
 }
 
 static int on_ringbuf_record(void *ctx, void *data, size_t size)
@@ -98,6 +116,7 @@ static int on_ringbuf_record(void *ctx, void *data, size_t size)
 
 	if (size < sizeof(*kind))
 		return 0;
+	rb_slice_record(d);
 	if (*kind == RB_OUTLIER && size >= sizeof(struct outlier_event)) {
 		const struct outlier_event *e = data;
 		uint32_t cpu = 0;
@@ -119,7 +138,7 @@ static int on_ringbuf_record(void *ctx, void *data, size_t size)
 static int on_ringbuf(sd_event_source *s, int fd, uint32_t revents, void *userdata)
 {
 	struct daemon *d = userdata;
-	int r = ring_buffer__consume(d->rb);
+	int r = rb_read(d);
 	(void)s;
 	(void)fd;
 	(void)revents;
@@ -496,7 +515,7 @@ static void daemon_stop(struct daemon *d, bool started)
 	sd_event_source_disable_unref(d->tick_src);
 	sd_event_source_disable_unref(d->summary_src);
 	if (started) {
-		ring_buffer__consume(d->rb);	/* what is still in the ring buffer, then the counts */
+		rb_read(d);	/* what is still in the ring buffer, then the counts */
 		outlier_flush_all(&d->outliers);
 		journal_stopped(d->stop_signal, now_ns() - d->col.start_ns, d->col.nseries, d->outliers.logged,
 				d->outliers.suppressed, d->col.drops[0] + d->col.drops[1] + d->col.drops[2]);

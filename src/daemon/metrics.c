@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/types.h>
 #include "config.h"
 #include "kind.h"
 #include "log.h"
@@ -306,7 +307,7 @@ static void tracepoint_metrics(struct page_writer *w, const struct tp_set *s)
 	}
 }
 
-static void page(struct page_writer *w, const struct metrics_sources *src, const struct group *g, unsigned le_factor)
+static void page_walk(struct page_writer *w, const struct metrics_sources *src, const struct group *g, unsigned le_factor)
 {
 	static const char *const drop_names[DROP_KINDS] = { "outlier", "tracepoint", "no_cell" };
 	const struct collector *c = src->col;
@@ -334,25 +335,78 @@ static void page(struct page_writer *w, const struct metrics_sources *src, const
 	tracepoint_metrics(w, src->tps);
 }
 
+/* The page is written into memory sized for it from the start. open_memstream() doubles its
+ * buffer into a new one and copies, and once a big answer's objects were freed into the heap
+ * those copies were carved out of them: a 12 MiB page (4096 handlers x 256 CPUs) took 35 MiB
+ * at its peak, which put the daemon over its 64 MiB bound (bench/scale, docs/bench.md). A
+ * page is about 3 KiB a series (12,436,211 bytes for 4096): PAGE_SERIES_BYTES a series holds
+ * it whole, and the part not written is never touched. The protobuf page is about a third of
+ * the text one; a text page with a metrics-le-factor below 8 has more le lines a histogram
+ * (up to 202 at 1) and grows past the estimate by halves. */
+#define PAGE_SERIES_BYTES 4096u
+#define PAGE_BASE_BYTES (64u << 10)	/* build info, drops, BPF statistics, tracepoints */
+
+struct page {
+	char *buf;
+	size_t len, cap;
+};
+
+static ssize_t page_write(void *cookie, const char *data, size_t n)
+{
+	struct page *p = cookie;
+
+	if (p->len + n + 1 > p->cap) {	/* past the estimate: grow by half */
+		size_t cap = p->cap + p->cap / 2 > p->len + n + 1 ? p->cap + p->cap / 2 : p->len + n + 1;
+		char *b = realloc(p->buf, cap);
+
+		if (!b)
+			return -1;	/* stdio: ENOSPC-like failure, seen at fclose() */
+		p->buf = b;
+		p->cap = cap;
+	}
+	memcpy(p->buf + p->len, data, n);
+	p->len += n;
+	p->buf[p->len] = 0;
+	return (ssize_t)n;
+}
+
+static FILE *page_open(struct page *p, unsigned nseries)
+{
+	p->len = 0;
+	p->cap = PAGE_BASE_BYTES + (size_t)PAGE_SERIES_BYTES * nseries;
+	p->buf = malloc(p->cap);
+	if (!p->buf)
+		return NULL;
+	p->buf[0] = 0;
+	return fopencookie(p, "w", (cookie_io_functions_t){ .write = page_write });
+}
+
 char *metrics_render_as(const struct metrics_sources *src, enum metrics_format format, size_t *len)
 {
 	unsigned le_factor = src->cfg ? src->cfg->metrics_le_factor : METRICS_LE_FACTOR_DEFAULT;
 	_cleanup_free_ struct group *g = group_series(src->col);
-	_cleanup_free_ char *buf = NULL;
-	_cleanup_fclose_ FILE *f = open_memstream(&buf, len);	/* closed before buf is freed */
-	_cleanup_(page_writer_freep) struct page_writer *w = NULL;
+	struct page page = { 0 };
+	FILE *f = page_open(&page, src->col->nseries);
+	int r = -ENOMEM;
 
-	if (!f || !g)
+	if (f && g) {
+		_cleanup_(page_writer_freep) struct page_writer *w =
+			format == METRICS_PROTOBUF ? metrics_pb_writer(f, le_factor) : metrics_text_writer(f, le_factor);
+
+		if (w) {
+			page_walk(w, src, g, le_factor);
+			r = w->end(w);
+		}
+	}
+	/* the last writes reach page.buf here, which a realloc may move: it is read after */
+	if (f && fclose(f) != 0)
+		r = -ENOMEM;	/* out of memory while writing */
+	if (r < 0) {
+		free(page.buf);
 		return NULL;
-	w = format == METRICS_PROTOBUF ? metrics_pb_writer(f, le_factor) : metrics_text_writer(f, le_factor);
-	if (!w)
-		return NULL;
-	page(w, src, g, le_factor);
-	if (w->end(w) < 0)
-		return NULL;
-	if (fclose(TAKE_PTR(f)) != 0)
-		return NULL;	/* out of memory while writing: buf is freed */
-	return TAKE_PTR(buf);
+	}
+	*len = page.len;
+	return page.buf;
 }
 
 char *metrics_render(const struct metrics_sources *src, size_t *len)

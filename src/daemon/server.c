@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include "heap.h"
 #include "listen_pause.h"
 #include "log.h"
 #include "request.h"
@@ -179,17 +180,19 @@ static const char *json_line(json_object *o)
 	return json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 }
 
-/* An answer: queued and sent as far as the socket takes it. */
-static int client_answer(struct client *cl, json_object *o)
+/* An answer: queued and sent as far as the socket takes it; *len its length. */
+static int client_answer(struct client *cl, json_object *o, size_t *len)
 {
 	const char *s = json_line(o);
-	int r = client_queue_line(cl, s, strlen(s));
+	int r;
 
+	*len = strlen(s);
+	r = client_queue_line(cl, s, *len);
 	return r < 0 ? r : client_flush(cl);
 }
 
 /* One request line: its answer queued. */
-static int client_line(struct client *cl, const char *line, size_t len)
+static int client_line_answer(struct client *cl, const char *line, size_t len, size_t *out_len)
 {
 	_cleanup_json_ json_object *req = request_json(line, len), *resp = NULL;
 
@@ -197,7 +200,16 @@ static int client_line(struct client *cl, const char *line, size_t len)
 		resp = json_error_reply("request is not one JSON object on one line; example: {\"cmd\":\"summary\"}");
 	else
 		resp = cl->srv->fn(cl->srv->userdata, cl, req);
-	return resp ? client_answer(cl, resp) : 0;
+	return resp ? client_answer(cl, resp, out_len) : 0;
+}
+
+static int client_line(struct client *cl, const char *line, size_t len)
+{
+	size_t out_len = 0;
+	int r = client_line_answer(cl, line, len, &out_len);
+
+	heap_after_answer(out_len);	/* the answer's objects are freed by now */
+	return r;
 }
 
 /* Makes room to read into: the buffer grows up to one line of the limit and its newline. */
@@ -244,7 +256,9 @@ static int client_lines(struct client *cl, size_t limit)
 				"request line longer than %zu bytes (max-request-kb); it is skipped up to its newline",
 				cl->srv->limits.max_request_bytes);
 
-			r = client_answer(cl, e);
+			size_t n;
+
+			r = client_answer(cl, e, &n);
 			if (r < 0)
 				return r;
 		}

@@ -4,7 +4,7 @@
 # a private ftrace instance records the same execs independently. Plus the bad-input lines,
 # detach/attach (socket, uid check, SIGUSR1), and the same counts on /metrics.
 . "$(dirname "$0")/../lib.sh"
-plan 34
+plan 37
 
 mount_fs
 chmod 755 "$TMP"	# the non-root client below must reach the socket (--socket-mode 0666 below):
@@ -146,6 +146,29 @@ check "/metrics: events_total between two summaries around it, gaps and missed 0
 	"$(metric irqlat_tracepoint_gaps_total sched:sched_process_exec) $(metric irqlat_tracepoint_missed_total sched:sched_process_exec)" = "0 0" -a \
 	"$(for t in sched:sched_process_exec bad-name sched:no_such_event silly:me_silly; do metric irqlat_tracepoint_attached "$t"; done | tr -d '\n')" = 1000
 check "text top shows the tracepoint section" sh -c "\"$IRQLAT\" --socket \"$SOCK\" --top --batch -n 1 | grep -qE '^  sched:sched_process_exec +attached'"
+# A tracepoint whose module is not loaded: in the text, one quiet line per tracepoint the status
+# answer calls waiting ("waiting for module M", or "for its module" when none is known), its name
+# on no other line (no row of zeros), and the column header only when one is not waiting.
+# Status is read first: on this host no module can load, so nothing stops waiting in between.
+waiting_text_ok() {
+	local st out want got name
+	st=$(irqlat status --json) || return 1
+	out=$(irqlat --top --batch -n 1) || return 1
+	want=$(jq -r '.tracepoints[] | select(.state == "waiting") |
+		"\(.tracepoint)\twaiting for \(if .module then "module \(.module)" else "its module" end)\(if (.events // 0) > 0 then " (\(.events) events before it went)" else "" end)"' <<<"$st" | sort)
+	got=$(sed -nE 's/^  ([^ ]+) +(waiting for .*)$/\1\t\2/p' <<<"$out" | sort)
+	diag "waiting, says status: $(tr '\t\n' ' ;' <<<"$want")"
+	[ -n "$want" ] && [ "$got" = "$want" ] || { diag "the text's waiting lines: $(tr '\t\n' ' ;' <<<"$got")"; return 1; }
+	while IFS=$'\t' read -r name _; do
+		[ "$(grep -cF -- "$name" <<<"$out")" -eq 1 ] || { diag "$name on more than its one line"; return 1; }
+	done <<<"$want"
+	if jq -e 'any(.tracepoints[]; .state != "waiting")' <<<"$st" >/dev/null; then
+		grep -qE '^  TRACEPOINT +STATE ' <<<"$out"
+	else
+		! grep -qE '^  TRACEPOINT ' <<<"$out"
+	fi
+}
+check "text top: each tracepoint status calls waiting is one quiet 'waiting for' line, not a row" waiting_text_ok
 
 # detach: by request (root only), then attach again
 out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$IRQLAT" --socket "$SOCK" detach sched:sched_process_exec 2>&1); rc=$?
@@ -180,6 +203,13 @@ raw_counts() { irqlat status --json | jq -e '.tracepoints[0] | .attach == "raw_t
 for _ in $(seq 50); do raw_counts && break; sleep 0.1; done
 raw_ok() { grep -q 'attached to tracepoint sched:sched_process_exec (raw_tp)' "$TMP/daemon.log" && raw_counts; }
 check "--attach raw_tp: the tracepoint is attached as raw_tp and counts the execs" raw_ok
+stop_daemon
+
+# the default set (no --tracepoint): silly:me_silly, whose module sillymod this host cannot load
+start_daemon --interval-ms 200
+default_waits() { irqlat status --json | jq -e '[.tracepoints[] | "\(.tracepoint) \(.state) \(.module)"] == ["silly:me_silly waiting sillymod"]' >/dev/null; }
+check "default set: status says silly:me_silly waits for module sillymod" retry_for 5 default_waits
+check "default set: --top -b -n 1 shows it as one quiet line, as status says, not as a row of zeros" waiting_text_ok
 stop_daemon
 
 out=$("$IRQLATD" --tracepoint-period silly:me_silly=soon 2>&1); rc=$?

@@ -12,7 +12,8 @@ trap 'kill "$PROM_PID" 2>/dev/null; wait "$PROM_PID" 2>/dev/null; cleanup' EXIT
 
 fails_with() {	# fails_with RC PATTERN ARGS...: irqlatd exits RC with one line matching PATTERN
 	local rc=$1 pat=$2 out; shift 2
-	out=$("$IRQLATD" --socket "$TMP/bad.sock" --log-target stderr "$@" 2>&1)
+	# bounded: a daemon that starts where it should have refused fails the check, not hangs it
+	out=$(timeout 20 "$IRQLATD" --socket "$TMP/bad.sock" --log-target stderr "$@" 2>&1)
 	[ $? -eq "$rc" ] && [ "$(grep -c . <<<"$out")" -eq 1 ] && grep -q -- "$pat" <<<"$out" && return 0
 	echo "# got: $out"; return 1
 }
@@ -28,9 +29,11 @@ check "a bad metrics key in the file: one line naming file:line, exit 78" \
 
 IRQ=$(disk_irq)
 MP=$(free_port)
-python3 -c 'import socket, sys, time; s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); time.sleep(5)' "$MP" &
+# the port held until killed, and the check made once it is held (a sleep was too short under
+# load: the daemon bound the port first and ran on, and the check waited for it for ever)
+python3 -c 'import socket, sys, time; s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); print("held", flush=True); time.sleep(120)' "$MP" >"$TMP/busy" &
 BUSY=$!
-retry_for 10 sh -c "ss -ltn | grep -q \"127.0.0.1:$MP \""	# listening (python may take a while to start)
+retry_for 20 grep -q held "$TMP/busy" || { echo "Bail out! cannot hold port $MP"; exit 1; }
 check "port in use: one line naming the address, exit 1" \
 	fails_with 1 "error: --metrics 127.0.0.1:$MP: the port is in use" --metrics "127.0.0.1:$MP"
 kill "$BUSY"; wait "$BUSY" 2>/dev/null
