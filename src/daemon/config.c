@@ -78,6 +78,7 @@ void daemon_config_defaults(struct daemon_config *c)
 	c->client_queue_kb = 1024;
 	c->max_request_kb = 64;
 	c->max_http_connections = 16;
+	c->metrics_le_factor = METRICS_LE_FACTOR_DEFAULT;
 	c->http_timeout_s = 10;
 	c->socket_mode = 0660;
 	snprintf(c->socket_group, sizeof(c->socket_group), "%s", DEFAULT_SOCKET_GROUP);
@@ -489,6 +490,10 @@ int config_set(struct daemon_config *c, const char *key, const char *value, cons
 			return key_fail(e, -EINVAL, at, key, "takes ADDRESS:PORT with a numeric address and a port from 1 to 65535 "
 					"(e.g. 127.0.0.1:9669 or [::1]:9669), not '%s'", value);
 		snprintf(c->metrics, sizeof(c->metrics), "%s", value);
+	} else if (!strcmp(key, "metrics-le-factor")) {
+		if (parse_u64(value, 1, 64, &v) < 0)
+			return key_fail(e, -EINVAL, at, key, "takes a whole number from 1 to 64 (every Nth bound of the histogram; 8: powers of two), not '%s'", value);
+		c->metrics_le_factor = (uint32_t)v;
 	} else if (!strcmp(key, "socket-mode")) {
 		if (parse_mode(value, &c->socket_mode) < 0)
 			return key_fail(e, -EINVAL, at, key, "takes an octal mode from 0000 to 0777 (e.g. 0660), not '%s'", value);

@@ -71,6 +71,7 @@ struct daemon_config {
 	uint32_t event_history;		/* recent events kept for `irqlat events`; 0: none */
 	int bpf_stats;		/* hold a bpf_enable_stats() fd: BPF run-time stats for the cost */
 	char metrics[64];	/* Prometheus endpoint "HOST:PORT" / "[V6]:PORT"; "": off (docs/metrics.md) */
+	uint32_t metrics_le_factor;	/* the text format's le bounds: every Nth schema-3 bound */
 	/* What any client can make the daemon hold (irqlatd(8), LIMITS) */
 	uint32_t max_clients;		/* on the socket at once */
 	uint32_t max_subscribers;	/* of those, subscribed */
@@ -86,6 +87,7 @@ struct daemon_config {
 };
 
 #define DEFAULT_SOCKET_GROUP "irqlat"
+#define METRICS_LE_FACTOR_DEFAULT 8	/* every 8th schema-3 bound: the powers of two in seconds */
 
 /* Where a value was read, so that its refusal names it: the command line (file NULL) or a
  * line of the configuration file. */

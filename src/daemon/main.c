@@ -452,7 +452,7 @@ static int daemon_start(struct daemon *d)
 		return r;
 	/* the port too: "in use" is found before any program is loaded; pages are served only
 	 * from the loop, when the collector below is ready */
-	struct metrics_sources ms = { .col = &d->col, .tps = &d->tps };
+	struct metrics_sources ms = { .col = &d->col, .tps = &d->tps, .cfg = &d->cfg };
 	struct metrics_limits ml = { .max_connections = d->cfg.max_http_connections, .timeout_s = d->cfg.http_timeout_s };
 	r = metrics_open(&d->metrics, d->ev, d->cfg.metrics, &ms, &ml);
 	if (r < 0)

@@ -71,6 +71,8 @@ static void usage(FILE *f)
 		"                          so irqlat can show the daemon's cost per IRQ\n"
 		"      --metrics ADDR:PORT serve Prometheus metrics on http://ADDR:PORT/metrics\n"
 		"                          (e.g. 127.0.0.1:9669 or [::1]:9669; default off)\n"
+		"      --metrics-le-factor N  the text format's classic le bounds: every Nth bound of\n"
+		"                          the histogram, 1 to 64 (default 8: powers of two in seconds)\n"
 		"      --socket-mode MODE  permissions of the socket file (default 0660)\n"
 		"      --socket-user USER  owner of the socket file (default: irqlatd's)\n"
 		"      --socket-group GROUP  group of the socket file, whose members may connect\n"
@@ -100,7 +102,7 @@ enum { OPT_ATTACH = 256, OPT_MAX_CELLS, OPT_RINGBUF_KB, OPT_OUTLIER_RATE, OPT_LO
        OPT_SOFTIRQ_THRESHOLD, OPT_SOFTIRQ_RAISE_THRESHOLD, OPT_VECTOR_THRESHOLD, OPT_NO_SOFTIRQS,
        OPT_NO_VECTORS, OPT_TP_JOURNAL, OPT_TP_MODULE, OPT_TRACEPOINT_RATE, OPT_EVENT_HISTORY,
        OPT_TIMER_THRESHOLD, OPT_WAKEUP_THRESHOLD, OPT_NO_TIMERS, OPT_NO_WAKEUPS, OPT_MAX_WAKEUP_CELLS,
-       OPT_THREADED_THRESHOLD, OPT_THREADED_RUN_THRESHOLD, OPT_NO_THREADED };
+       OPT_THREADED_THRESHOLD, OPT_THREADED_RUN_THRESHOLD, OPT_NO_THREADED, OPT_METRICS_LE_FACTOR };
 
 /* --tracepoint-period, -counter, -journal, -module: "SYSTEM:EVENT=VALUE", applied after all
  * --tracepoint options so their order does not matter. */
@@ -164,6 +166,7 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 		{ "tracepoint-priority", required_argument, NULL, OPT_TRACEPOINT_PRIORITY },
 		{ "bpf-stats", no_argument, NULL, OPT_BPF_STATS },
 		{ "metrics", required_argument, NULL, OPT_METRICS },
+		{ "metrics-le-factor", required_argument, NULL, OPT_METRICS_LE_FACTOR },
 		{ "socket-mode", required_argument, NULL, OPT_SOCKET_MODE },
 		{ "socket-user", required_argument, NULL, OPT_SOCKET_USER },
 		{ "socket-group", required_argument, NULL, OPT_SOCKET_GROUP },

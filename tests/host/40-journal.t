@@ -237,7 +237,7 @@ DAEMON_PID=
 # linked like the unit tests: every object but the two mains
 mapfile -t objs < <(find "$BUILD/obj/daemon" "$BUILD/obj/common" -name '*.o' ! -name main.o)
 cc ${SAN_FLAGS:-} -O2 -Wall -Wextra -D_GNU_SOURCE -I"$TOP/src" -I"$TOP/bpf" -I"$BUILD" "$TOP/tests/host/helpers/journal-tp.c" \
-	"${objs[@]}" -o "$TMP/journal-tp" $(pkg-config --libs libbpf libsystemd libcap json-c inih libmicrohttpd) -lm
+	"${objs[@]}" -o "$TMP/journal-tp" $(pkg-config --libs $(make -s --no-print-directory -C "$TOP" deb-pkg-config-modules)) -lm
 "$TMP/journal-tp" 1 4242 insmod 4295123456 17 &
 tp_pid=$!; wait $tp_pid
 tp=$(journalctl --no-pager -o json _PID=$tp_pid TRACEPOINT=silly:me_silly)

@@ -146,14 +146,16 @@ static void test_daemon_limits(void **state)
 	assert_int_equal(c.max_request_kb, 64);
 	assert_int_equal(c.max_http_connections, 16);
 	assert_int_equal(c.http_timeout_s, 10);
+	assert_int_equal(c.metrics_le_factor, 8);
 	assert_int_equal(c.socket_mode, 0660);
 	assert_string_equal(c.socket_group, "irqlat");
 	assert_int_equal(c.socket_group_set, 0);
 	assert_string_equal(c.socket_user, "");
 	r = daemon_run(&c, "--max-clients", "1", "--max-subscribers", "0", "--client-queue-kb", "64",
 		       "--max-request-kb", "1024", "--max-http-connections", "4096", "--http-timeout-s", "3600",
-		       "--socket-mode", "0640", "--socket-user", "0", "--socket-group", "root", NULL);
+		       "--socket-mode", "0640", "--socket-user", "0", "--socket-group", "root", "--metrics-le-factor", "64", NULL);
 	assert_int_equal(r.rc, 0);
+	assert_int_equal(c.metrics_le_factor, 64);
 	assert_int_equal(c.max_clients, 1);
 	assert_int_equal(c.max_subscribers, 0);
 	assert_int_equal(c.client_queue_kb, 64);
@@ -209,6 +211,9 @@ static void test_daemon_bad_values(void **state)
 		{ "--max-request-kb", "1025", "--max-request-kb" },
 		{ "--max-http-connections", "0", "--max-http-connections" },
 		{ "--http-timeout-s", "0", "--http-timeout-s" },
+		{ "--metrics-le-factor", "0", "--metrics-le-factor" },
+		{ "--metrics-le-factor", "65", "--metrics-le-factor" },
+		{ "--metrics-le-factor", "two", "--metrics-le-factor" },
 		{ "--socket-mode", "0888", "--socket-mode" },
 		{ "--socket-mode", "1777", "--socket-mode" },
 		{ "--socket-mode", "rw", "--socket-mode" },
