@@ -15,8 +15,9 @@
 # then runs the handler again without sleeping), the thread's next call of genirq's wrapper
 # (the function tracer on irq_forced_thread_fn/irq_thread_fn). ftrace runs from before
 # irqlatd starts to after the snapshot, so it saw every wake irqlatd measured: irqlatd's
-# longest must not exceed ftrace's longest by more than the probes' own cost, and must be
-# positive, and ftrace must have at least as many.
+# longest must not exceed ftrace's longest by more than the probes' own cost, nor fall short
+# by more of ftrace's longest among the wakes after irqlatd was up (a trace_marker line); it
+# must be positive, and ftrace must have at least as many. Both read the same clock (mono).
 set -eu
 # shellcheck source=../guest/lib.sh
 . "$VMTEST_DIR/lib.sh"
@@ -42,6 +43,10 @@ T=/sys/kernel/tracing
 echo 0 >"$T/tracing_on"
 echo >"$T/trace"
 echo 4096 >"$T/buffer_size_kb"
+# BPF's clock (bpf_ktime_get_ns): under TCG the default trace clock (global, from sched_clock)
+# ran some 5% apart from it over tens of ms
+old_clock=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$T/trace_clock")
+echo mono >"$T/trace_clock"
 echo "irq == $serial" >"$T/events/irq/irq_handler_exit/filter"
 echo "next_comm ~ \"irq/$serial-*\"" >"$T/events/sched/sched_switch/filter"
 echo 1 >"$T/events/irq/irq_handler_exit/enable"
@@ -57,6 +62,7 @@ if ! retry 20 up; then
 	echo 0 >"$T/tracing_on"
 	not_ok "irqlatd starts"; diag_file "$work/daemon.log"; exit 0
 fi
+echo "irqlatd-up" >"$T/trace_marker"	# its programs are attached: every wake from here is stamped
 irqlat status --json >"$work/status.json" 2>/dev/null || true
 check "irqlatd measures threaded IRQs (kinds threaded and threaded_run)" \
 	jq -e '.kinds | index("threaded") and index("threaded_run")' "$work/status.json"
@@ -98,29 +104,45 @@ check "thread handler run time measured (run_p99_ns $r99 > 0)" [ "$r99" -gt 0 ]
 
 # ftrace's wake-to-run times for the thread, in ns, sorted
 awk '
+	/ tracing_mark_write: irqlatd-up/ { up = 1; next }
 	/ irq_handler_exit: / || / sched_switch: / || / irq_(forced_)?thread_fn <-/ {
 		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { ts = substr($i, 1, length($i) - 1); break }
-		split(ts, p, ".")
-		ns = p[1] * 1000000000 + p[2] * 1000
-		if ($0 ~ / irq_handler_exit: /) { if (!pending) pending = ns; next }
+		split(ts, p, ".")	# "071495": busybox awk reads a leading 0 as octal, so 1 goes in front
+		ns = p[1] * 1000000000 + (("1" p[2]) - 1000000) * 1000
+		if ($0 ~ / irq_handler_exit: /) { if (!pending) { pending = ns; after = up; from = ts }; next }
 		if ($0 ~ / irq_(forced_)?thread_fn <-/ && $0 !~ "^ *irq/'"$serial"'-") next	# another thread
-		if (pending) print ns - pending
+		if (pending) print ns - pending, after, from, ts
 		pending = 0
 	}' "$work/trace" | sort -n >"$work/ftrace.txt"
 fn=$(wc -l <"$work/ftrace.txt")
-fmax=$(tail -n 1 "$work/ftrace.txt")
-fmed=$(sed -n "$(( (fn + 1) / 2 ))p" "$work/ftrace.txt")
+fmax=$(tail -n 1 "$work/ftrace.txt" | cut -d' ' -f1)
+fmed=$(sed -n "$(( (fn + 1) / 2 ))p" "$work/ftrace.txt" | cut -d' ' -f1)
+fupmax=$(awk '$2 == 1 { m = $1 } END { print m + 0 }' "$work/ftrace.txt")	# wakes after irqlatd was up
 fmax=${fmax:-0} fmed=${fmed:-0}
-diag "ftrace: $fn wakes paired with the thread's switch-in or handler call, longest $fmax ns, median $fmed ns; irqlatd: p50 $w50, p99 $w99, max $wmax ns"
-# ftrace's timestamps have 1 us resolution, and each probe of the two sits between the other's
-# and the event: 20 us covers both under emulation
+diag "ftrace: $fn wakes paired with the thread's switch-in or handler call, longest $fmax ns ($fupmax ns of those after irqlatd was up), median $fmed ns; irqlatd: p50 $w50, p99 $w99, max $wmax ns"
+# The two tools' probes sit at the same kernel points and read the same clock, but not
+# atomically with each other: an interrupt can fall between ftrace's record and irqlatd's
+# program. Seen: within 8 us of each other. Tolerance: 2% of the longest plus 100 us.
 positive() { [ "$w50" -gt 0 ] && [ "$wmax" -gt 0 ]; }
 check "wake-to-run positive (p50 $w50 ns, max $wmax ns)" positive
-check "wake-to-run max ($wmax ns) within ftrace's longest ($fmax ns) + 20 us" [ "$wmax" -le $((fmax + 20000)) ]
+# irqlatd saw every wake from the marker on and none before ftrace started: its longest lies
+# between ftrace's longest after the marker and ftrace's longest of all
+tol_hi=$((fmax / 50 + 100000)) tol_lo=$((fupmax / 50 + 100000))
+check "wake-to-run max ($wmax ns) within ftrace's longest ($fmax ns) + $tol_hi ns" [ "$wmax" -le $((fmax + tol_hi)) ]
+if [ $((wmax + tol_lo)) -ge "$fupmax" ]; then
+	ok "wake-to-run max ($wmax ns) at least ftrace's longest after irqlatd was up ($fupmax ns) - $tol_lo ns"
+else
+	not_ok "wake-to-run max ($wmax ns) at least ftrace's longest after irqlatd was up ($fupmax ns) - $tol_lo ns"
+	set -- $(awk '$2 == 1' "$work/ftrace.txt" | tail -n 1)
+	diag "that wake in ftrace: $3 to $4; the trace from there:"
+	awk -v a="$3:" '$0 ~ a { on = 1 } on && n++ < 40' "$work/trace" | sed 's/^/#   /'
+fi
 check "ftrace paired as many wakes as irqlatd counted, or more ($fn >= $wakes - 1%)" [ $((fn * 100)) -ge $((wakes * 99)) ]
-same_order() { [ "$w50" -le $((fmed * 2 + 20000)) ] && [ $((w50 * 2 + 20000)) -ge "$fmed" ]; }
-check "wake-to-run median of the same order as ftrace's (p50 $w50 ns, ftrace $fmed ns: within 2x + 20 us)" same_order
+# irqlatd's p50 is read from its histogram: within one bucket (9.05%) of the samples' median
+same_median() { d=$((w50 - fmed)); [ $d -lt 0 ] && d=$((-d)); [ $d -le $((fmed / 10 + 10000)) ]; }
+check "wake-to-run median as ftrace's (p50 $w50 ns, ftrace $fmed ns: within 10% + 10 us)" same_median
 echo 0 >"$T/events/irq/irq_handler_exit/filter"
 echo 0 >"$T/events/sched/sched_switch/filter"
 echo >"$T/set_ftrace_filter"
+echo "${old_clock:-local}" >"$T/trace_clock"
 echo >"$T/trace"
