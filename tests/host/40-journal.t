@@ -89,14 +89,17 @@ ready_before_attach() {	# attach entries are journaled before READY=1 is sent
 # journald reads its socket on its own time: the entries are waited for, not read once
 check "start-up entry and the hard-IRQ pair's two attach entries (entry and exit programs)" retry_for 5 ready_before_attach
 attach_entries_named() {	# the hard-IRQ pair, and one entry per program on a tracepoint tracefs lists
-	local t all
+	local t all pairs
 	all=$(entries $MID_ATTACHED | jq -r .TRACEPOINT)
 	[ "$(grep '^irq:irq_handler_' <<<"$all" | sort | tr '\n' ' ')" = "irq:irq_handler_entry irq:irq_handler_exit " ] || return 1
 	for t in $all; do [ -d "/sys/kernel/tracing/events/${t/://}" ] || return 1; done
-	[ "$(wc -l <<<"$all")" -eq "$(sort -u <<<"$all" | wc -l)" ]
+	# a tracepoint can hold two programs (sched_switch: the wake-ups' and the threaded IRQs'):
+	# each program once
+	pairs=$(entries $MID_ATTACHED | jq -r '"\(.TRACEPOINT) \(.PROGRAM)"')
+	[ "$(wc -l <<<"$pairs")" -eq "$(sort -u <<<"$pairs" | wc -l)" ]
 }
 mount_fs
-check "attach entries name both hard-IRQ tracepoints, and each other kernel tracepoint once" attach_entries_named
+check "attach entries name both hard-IRQ tracepoints, and each program on a kernel tracepoint once" attach_entries_named
 check "start-up entry names the configuration file" \
 	test "$(entries $MID_STARTED | jq -r .CONFIG_FILE)" = "$CONF"
 check "stderr stays empty when logging to the journal" test ! -s "$TMP/daemon.log"
