@@ -4,9 +4,9 @@
 # (helpers/timer_bracket.py); cyclictest's measuring thread against irqlatd's wake-ups of
 # that thread, read after cyclictest ended (count, max, median); the timers object's fields;
 # irqlat hist by class and by pid; the screen's v; /metrics through promtool; outliers in the log and in
-# irqlat events; --no-wakeups and --no-timers.
+# irqlat events; --no-wakeups, raw_tp (lateness only) and --no-timers.
 . "$(dirname "$0")/../lib.sh"
-plan 21
+plan 22
 
 command -v cyclictest >/dev/null || { echo "Bail out! cyclictest missing: scripts/install-deps test (rt-tests)"; exit 1; }
 mount_fs
@@ -135,6 +135,12 @@ sleep 0.5
 check "--no-wakeups: no sched_switch program, timers still measured" \
 	test "$(irqlat status --json | jq '.programs | index("sched:sched_switch") == null and index("timer:hrtimer_expire_entry") != null')" = true -a \
 	"$(summary | jq '(.timers.wakeups | length) == 0 and (.timers.classes | length) > 0')" = true
+stop_daemon
+start_daemon --interval-ms 200 --attach raw_tp --no-threaded	# the threaded IRQs' sched_switch program attaches with raw_tp too
+sleep 0.5
+check "--attach raw_tp: timer lateness measured, wake-ups not (said at start-up)" \
+	test "$(irqlat status --json | jq '(.programs | index("timer:hrtimer_expire_entry") != null and index("sched:sched_switch") == null) and (.kinds | index("wakeup") == null)')" = true -a \
+	"$(summary | jq '(.timers.classes | length) > 0')" = true -a -n "$(grep 'wake-ups: not measured with raw_tp' "$TMP/daemon.log")"
 stop_daemon
 start_daemon --interval-ms 200 --no-timers --no-threaded
 sleep 0.5
