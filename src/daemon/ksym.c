@@ -76,48 +76,95 @@ int ksym_addr(const char *path, const char *name, uint64_t *addr)
 	return r;
 }
 
-void ksym_name(uint64_t addr, char *buf, size_t len)
+static struct ksym_cached *cached(uint64_t addr)
 {
-	uint64_t best = 0, a;
-	char best_name[64] = "", sym[256], line[512], type;
-	FILE *f;
-
 	for (size_t i = 0; i < ncache; i++)
-		if (cache[i].addr == addr) {
-			snprintf(buf, len, "%s", cache[i].name);
-			return;
-		}
-	f = fopen(ksym_path ? ksym_path : KALLSYMS, "re");
-	while (f && fgets(line, sizeof(line), f)) {
-		if (parse_line(line, &a, &type, sym, sizeof(sym)) < 0 || !is_text(type) || a > addr || a < best)
-			continue;
-		best = a;
-		snprintf(best_name, sizeof(best_name), "%.63s", sym);
-		if (a == addr)
-			break;
-	}
-	if (f)
-		fclose(f);
-	if (!best || addr - best > 0x100000)
-		snprintf(best_name, sizeof(best_name), "0x%" PRIx64, addr);
-	else if (best != addr) {
-		size_t n = strlen(best_name);
+		if (cache[i].addr == addr)
+			return &cache[i];
+	return NULL;
+}
 
-		snprintf(best_name + (n < 48 ? n : 48), sizeof(best_name) - (n < 48 ? n : 48), "+0x%" PRIx64, addr - best);
-	}
+static void cache_add(uint64_t addr, const char *name)
+{
 	if (ncache == cache_cap) {
 		size_t cap = cache_cap ? 2 * cache_cap : 16;
 		struct ksym_cached *nc = realloc(cache, cap * sizeof(*nc));
 
-		if (nc) {
-			cache = nc;
-			cache_cap = cap;
-		}
+		if (!nc)
+			return;
+		cache = nc;
+		cache_cap = cap;
 	}
-	if (ncache < cache_cap) {
-		cache[ncache].addr = addr;
-		snprintf(cache[ncache].name, sizeof(cache[ncache].name), "%s", best_name);
-		ncache++;
+	cache[ncache].addr = addr;
+	snprintf(cache[ncache].name, sizeof(cache[ncache].name), "%s", name);
+	ncache++;
+}
+
+/* Names addrs[0..n) (none cached) in one scan: the nearest text symbol at or below each */
+static void resolve(const uint64_t *addrs, size_t n)
+{
+	uint64_t *best = calloc(n, sizeof(*best));
+	char (*names)[64] = calloc(n, sizeof(*names));
+	char sym[256], line[512], type;
+	uint64_t a;
+	FILE *f;
+
+	if (!best || !names)
+		goto out;
+	f = fopen(ksym_path ? ksym_path : KALLSYMS, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (parse_line(line, &a, &type, sym, sizeof(sym)) < 0 || !is_text(type))
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if (a <= addrs[i] && a >= best[i]) {
+				best[i] = a;
+				snprintf(names[i], sizeof(names[i]), "%.63s", sym);
+			}
 	}
-	snprintf(buf, len, "%s", best_name);
+	if (f)
+		fclose(f);
+	for (size_t i = 0; i < n; i++) {
+		char name[64];
+
+		if (!best[i] || addrs[i] - best[i] > 0x100000)
+			snprintf(name, sizeof(name), "0x%" PRIx64, addrs[i]);
+		else if (best[i] != addrs[i])
+			snprintf(name, sizeof(name), "%.48s+0x%" PRIx64, names[i], addrs[i] - best[i]);
+		else
+			snprintf(name, sizeof(name), "%s", names[i]);
+		if (!cached(addrs[i]))
+			cache_add(addrs[i], name);
+	}
+out:
+	free(best);
+	free(names);
+}
+
+void ksym_prefetch(const uint64_t *addrs, size_t n)
+{
+	uint64_t *todo = calloc(n ? n : 1, sizeof(*todo));
+	size_t k = 0;
+
+	if (!todo)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (!cached(addrs[i]))
+			todo[k++] = addrs[i];
+	if (k)
+		resolve(todo, k);
+	free(todo);
+}
+
+void ksym_name(uint64_t addr, char *buf, size_t len)
+{
+	struct ksym_cached *c = cached(addr);
+
+	if (!c) {
+		resolve(&addr, 1);
+		c = cached(addr);
+	}
+	if (c)
+		snprintf(buf, len, "%s", c->name);
+	else	/* out of memory */
+		snprintf(buf, len, "0x%" PRIx64, addr);
 }
