@@ -127,7 +127,9 @@ static void series_labels(FILE *f, const char *prefix, const char *suffix, const
 
 	fprintf(f, "%s%s{", prefix, suffix);
 	if (k->sub_key)	/* the others' sub only indexes their names */
-		fprintf(f, "%s=\"%u\",", k->sub_key, s->sub);
+		fprintf(f, "%s=\"%u\"%s", k->sub_key, s->sub, k->name_label ? "," : "");
+	if (!k->name_label)	/* the sub alone names it (a CPU) */
+		return;
 	fprintf(f, "%s=\"", k->name_label);
 	put_label(f, s->name, IRQ_NAME_LEN);
 	fputc('"', f);
