@@ -31,9 +31,10 @@ enum lat_kind {
 	KIND_TIMER = 4,		/* hrtimer lateness; id: the timer's function, sub: the CPU */
 	KIND_WAKEUP = 5,	/* hrtimer_wakeup expiry to the woken task on a CPU; id, sub: its pid
 				 * (0: the tasks past the bound, together) */
-	KIND_THREADED = 6,	/* hard-IRQ exit (IRQ_WAKE_THREAD) to its irq/N thread running; id: irqaction, sub: IRQ */
-	KIND_THREADED_RUN = 7,	/* the thread handler's run time (irq_thread_fn); id: irqaction, sub: IRQ */
-	KINDS = 8,
+	KIND_WAKEUP_CPU = 6,	/* the same wake-ups, every task of a CPU together; id, sub: the CPU */
+	KIND_THREADED = 7,	/* hard-IRQ exit (IRQ_WAKE_THREAD) to its irq/N thread running; id: irqaction, sub: IRQ */
+	KIND_THREADED_RUN = 8,	/* the thread handler's run time (irq_thread_fn); id: irqaction, sub: IRQ */
+	KINDS = 9,
 };
 
 /* One series of one kind on one CPU. Allocated by the kind's program the first time the series
@@ -136,10 +137,13 @@ struct vector_cpu {
 } __attribute__((aligned(64)));
 
 /* The timer program's per-CPU state (bpf/timer.bpf.c): a direct-mapped cache of cells by the
- * timer's function address (bits 4 and up: functions are 16-byte aligned). One cache line. */
+ * timer's function address (bits 4 and up: functions are 16-byte aligned), one cache line the
+ * expiry touches; then the CPU's all-tasks wake-up cell, on a line of its own that only
+ * sched_switch touches, and only for a task that its timer woke. */
 #define TIMER_CACHE 16
 struct timer_cpu {
 	__u32 cell[TIMER_CACHE];	/* cell index + 1 */
+	__u32 wake_cell __attribute__((aligned(64)));	/* KIND_WAKEUP_CPU's cell index + 1 */
 } __attribute__((aligned(64)));
 
 /* What bpf/timer.bpf.c keeps in a task's local storage (BPF_MAP_TYPE_TASK_STORAGE, freed

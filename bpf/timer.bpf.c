@@ -12,7 +12,8 @@
  * Wake-up latency (KIND_WAKEUP): a timer whose function is hrtimer_wakeup (a task sleeping in
  * nanosleep, clock_nanosleep, poll or select with a timeout...) stores its hard expiry, in
  * CLOCK_MONOTONIC, in the woken task's local storage; at sched:sched_switch, the task being
- * switched in, if it has one, records bpf_ktime_get_ns() minus it, per task and CPU. The
+ * switched in, if it has one, records bpf_ktime_get_ns() minus it, per task and CPU, and per
+ * CPU for every task together (KIND_WAKEUP_CPU). The
  * expiry and not `now`: what the sleeper waits for is its expiry (cyclictest measures from the
  * time it asked for), so the timer's own lateness is part of its wake-up latency. sched_switch
  * runs on every context switch: one task-storage lookup (a pointer in the task plus its cache)
@@ -73,6 +74,13 @@ static __noinline int wakeup_miss(__u32 pid, const char *comm)
 	if (wakeup_cells >= max_wakeup_cells || __sync_fetch_and_add(&wakeup_cells, 1) >= max_wakeup_cells)
 		return cell_miss(KIND_WAKEUP, 0, 0, NULL, wakeup_threshold_ns);
 	return cell_miss(KIND_WAKEUP, pid, pid, comm, wakeup_threshold_ns);
+}
+
+/* Cold path: the first wake-up measured on this CPU, for its all-tasks cell (no outliers: the
+ * task's own cell has them) */
+static __noinline int wakeup_cpu_miss(__u32 cpu)
+{
+	return cell_miss(KIND_WAKEUP_CPU, cpu, cpu, NULL, ~0ULL);
 }
 
 static __always_inline void record_lateness(__u64 fn, __s64 late, __u64 ts_ns, __u64 aux)
@@ -175,11 +183,21 @@ int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev, struct ta
 		tt->cpu = cpu + 1;
 		c = cell_fill(&tt->cell, wakeup_miss(pid, next->comm));
 	}
-	if (!c)
+	if (c) {
+		cell_record(c, v);
+		if (v >= c->threshold_ns)
+			outlier_emit(tt->cell - 1, now, v, pid);
+	}
+	/* and the CPU's, every task together */
+	struct timer_cpu *st = timer_cpu_this();
+
+	if (!st)
 		return 0;
-	cell_record(c, v);
-	if (v >= c->threshold_ns)
-		outlier_emit(tt->cell - 1, now, v, pid);
+	c = cell_cached(&st->wake_cell, cpu, cpu);
+	if (!c)
+		c = cell_fill(&st->wake_cell, wakeup_cpu_miss(cpu));
+	if (c)
+		cell_record(c, v);
 	return 0;
 }
 

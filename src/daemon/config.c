@@ -94,6 +94,7 @@ void config_thresholds(const struct daemon_config *c, uint64_t out[KINDS])
 	out[KIND_VECTOR] = c->vector_threshold_ns;
 	out[KIND_TIMER] = c->timer_threshold_ns;
 	out[KIND_WAKEUP] = c->wakeup_threshold_ns;
+	out[KIND_WAKEUP_CPU] = 0;	/* the task's own cell has the outliers */
 	out[KIND_THREADED] = c->threaded_threshold_ns;
 	out[KIND_THREADED_RUN] = c->threaded_run_threshold_ns;
 }
@@ -102,7 +103,7 @@ uint32_t default_max_cells(unsigned ncpus, uint32_t max_wakeup_cells)
 {
 	/* most handlers fire on one CPU: 32 per CPU covers a busy server, 1024 a small one; and
 	 * room for every softirq vector (run time and raise latency) and vector label on every CPU,
-	 * 16 timer functions and the shared wake-up cell per CPU, and the tasks' wake-up cells */
+	 * 15 timer functions and two wake-up cells (pid 0's, all tasks') per CPU, and the tasks' */
 	return (ncpus * 32 > 1024 ? ncpus * 32 : 1024) + ncpus * (2 * SOFTIRQ_VECTORS + VECTOR_LABELS + 17) +
 	       max_wakeup_cells;
 }

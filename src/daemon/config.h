@@ -114,8 +114,8 @@ int config_fail(struct config_error *e, int r, enum config_source source, const 
 void daemon_config_defaults(struct daemon_config *c);
 /* Each kind's outlier threshold (0: off), by enum lat_kind */
 void config_thresholds(const struct daemon_config *c, uint64_t out[KINDS]);
-/* max(1024, 32 x CPUs) + 30 x CPUs (softirqs, vectors) + 17 x CPUs (16 timer functions, the
- * wake-ups past the bound) + max_wakeup_cells: the cell pool when max-cells is not set */
+/* max(1024, 32 x CPUs) + 30 x CPUs (softirqs, vectors) + 17 x CPUs (15 timer functions, two
+ * wake-up cells: pid 0's, all tasks') + max_wakeup_cells: the cell pool when max-cells is not set */
 uint32_t default_max_cells(unsigned ncpus, uint32_t max_wakeup_cells);
 #define MAX_WAKEUP_CELLS_DEFAULT 512
 

@@ -153,6 +153,29 @@ static const struct kind_desc kinds[KINDS] = {
 		.outlier_task = "switching out",
 		.outlier_mid = MID_OUTLIER_WAKEUP,
 	},
+	[KIND_WAKEUP_CPU] = {
+		.name = "wakeup_cpu",
+		.noun = "CPU's tasks woken by their hrtimer",
+		.series_key = "wakeup_cpus",	/* report.c adds them to timers.cpus */
+		.join = KIND_WAKEUP_CPU,
+		.prefix = "wakeup_latency_",
+		.sub_key = "cpu",
+		.sub_is_cpu = true,
+		.own_object = true,
+		.name_key = "name",
+		.value_key = "latency_ns",
+		.metric = "irqlat_wakeup_cpu",
+		.hist_suffix = "_latency_seconds",
+		.counters = false,
+		.name_label = NULL,	/* the CPU is the label */
+		.value_help = "Wake-up latency of the tasks woken by an hrtimer (hrtimer_wakeup) on a CPU, every task together: the timer's hard expiry to the task switched in",
+		.what = "wake-ups on CPU",
+		.journal_sub = "CPU",
+		.journal_value = "LATENCY_NS",
+		.outlier_what = "ran after its timer by",
+		.outlier_task = "switching out",
+		.outlier_mid = MID_OUTLIER_WAKEUP,
+	},
 	[KIND_THREADED] = {
 		.name = "threaded",
 		.noun = "threaded IRQ",
@@ -219,6 +242,8 @@ void kind_name_series(enum lat_kind k, uint64_t id, uint32_t sub, char *name, si
 		ksym_name(id, name, len);
 	else if (k == KIND_WAKEUP && id == 0)
 		snprintf(name, len, "(other)");
+	else if (k == KIND_WAKEUP_CPU)
+		snprintf(name, len, "cpu%u", sub);
 }
 
 const char *timer_class(const char *function)

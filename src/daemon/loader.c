@@ -487,6 +487,7 @@ bool loader_kind_on(const struct loader *l, enum lat_kind kind)
 	case KIND_TIMER:
 		return l->timer != NULL;
 	case KIND_WAKEUP:
+	case KIND_WAKEUP_CPU:
 		return l->timer != NULL && l->wakeups;
 	case KIND_THREADED:
 		return l->threaded != NULL;

@@ -102,7 +102,8 @@ static unsigned series_labels(struct metric_label *l, char sub[12], const struct
 		snprintf(sub, 12, "%u", s->sub);
 		l[n++] = (struct metric_label){ k->sub_key, sub };
 	}
-	l[n++] = (struct metric_label){ k->name_label, g->label };
+	if (k->name_label)	/* else the sub alone names it (a CPU) */
+		l[n++] = (struct metric_label){ k->name_label, g->label };
 	return n;
 }
 

@@ -319,6 +319,9 @@ struct timer_group {
 	uint64_t count;		/* since start */
 	struct hist win;
 	json_object *cpus;	/* a function's per-CPU lines */
+	bool woke;		/* a CPU's: wake-ups measured there (KIND_WAKEUP_CPU) */
+	uint64_t wake_count;
+	struct hist wake;
 };
 
 static struct timer_group *timer_group_of(struct timer_group *g, unsigned *n, uint64_t key)
@@ -383,6 +386,14 @@ static json_object *timers_object(const struct collector *c, enum window w, bool
 		struct timer_group *f, *g;
 		json_object *line;
 
+		if (s->kind == KIND_WAKEUP_CPU && !match) {	/* every task of a CPU together */
+			collector_window_next(&it, i, &win, NULL);
+			g = timer_group_of(cpu, &ncpu, s->sub);
+			g->woke = true;
+			g->wake_count += s->count;
+			hist_add(&g->wake, &win);
+			continue;
+		}
 		if (s->kind != KIND_TIMER || (match && !match(s, arg)))
 			continue;
 		collector_window_next(&it, i, &win, NULL);
@@ -418,6 +429,16 @@ static json_object *timers_object(const struct collector *c, enum window w, bool
 
 		json_object_object_add(e, "cpu", json_object_new_int((int)cpu[i].key));
 		add_lateness(e, &cpu[i].win, cpu[i].count, secs, true);
+		if (cpu[i].woke) {
+			struct hist_summary w;
+
+			hist_summarize(&cpu[i].wake, &w);
+			add_u64(e, "wakeup_count", cpu[i].wake_count);
+			add_u64(e, "wakeup_window_count", w.count);
+			add_latency(e, "wakeup_latency_", "p50_ns", w.p50_ns, w.count);
+			add_latency(e, "wakeup_latency_", "p99_ns", w.p99_ns, w.count);
+			add_latency(e, "wakeup_latency_", "max_ns", w.max_ns, w.count);
+		}
 		json_object_array_add(cpus, e);
 	}
 	return o;

@@ -6,7 +6,7 @@
 # irqlat hist by class and by pid; the screen's v; /metrics through promtool; outliers in the log and in
 # irqlat events; --no-wakeups, raw_tp (lateness only) and --no-timers.
 . "$(dirname "$0")/../lib.sh"
-plan 22
+plan 23
 
 command -v cyclictest >/dev/null || { echo "Bail out! cyclictest missing: scripts/install-deps test (rt-tests)"; exit 1; }
 mount_fs
@@ -83,6 +83,10 @@ check "timers.cpus: every CPU with the tick, its percentiles ordered" \
 	test "$(jq '(.timers.cpus | length) == ([.timers.classes[] | select(.class == "tick") | .cpus[]] | length) and (.timers.cpus | all(.count > 0 and .lateness_p50_ns <= .lateness_p99_ns and .lateness_p99_ns <= .lateness_max_ns))' <<<"$snap")" = true
 check "a class's count is the sum of its CPUs', the CPUs' sum that of the classes'" \
 	test "$(jq '(.timers.classes | all(.count == ([.cpus[].count] | add))) and ([.timers.cpus[].count] | add) == ([.timers.classes[].count] | add)' <<<"$snap")" = true
+# a wake-up adds to its task's cell, then to its CPU's: a snapshot between the two is one apart per CPU
+check "the CPUs' wake-up counts add up to the tasks' (within one per CPU), their percentiles ordered" \
+	test "$(jq '(([.timers.cpus[].wakeup_count // 0] | add) - ([.timers.wakeups[].count] | add) | fabs) <= (.timers.cpus | length) and
+		(.timers.cpus | all(.wakeup_count == null or (.wakeup_latency_p50_ns <= .wakeup_latency_p99_ns and .wakeup_latency_p99_ns <= .wakeup_latency_max_ns)))' <<<"$snap")" = true
 
 out=$(irqlat hist tick --window total)
 check "irqlat hist tick: the tick's lateness histogram" grep -q "^timer $TICK (tick): [0-9]* expiries in window" <<<"$out"
@@ -112,7 +116,8 @@ page_has() { grep -q "$1" "$TMP/page"; }
 timer_page() {
 	scrape_lint "http://127.0.0.1:$MP/metrics" "$TMP/page" &&
 		page_has "^irqlat_timer_lateness_seconds_bucket{cpu=\"0\",function=\"$TICK\",le=" &&
-		page_has '^irqlat_wakeup_latency_seconds_count{pid="[0-9]*",comm="'
+		page_has '^irqlat_wakeup_latency_seconds_count{pid="[0-9]*",comm="' &&
+		page_has '^irqlat_wakeup_cpu_latency_seconds_bucket{cpu="0",le="'
 }
 check "promtool accepts the page with the timer and wake-up histograms" timer_page
 stop_daemon
