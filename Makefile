@@ -10,12 +10,13 @@ MANDIR ?= $(PREFIX)/share/man
 CC ?= cc
 CLANG ?= clang
 BPFTOOL ?= bpftool
+PROTOC_C ?= protoc-c
 ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
 # The folders say who runs the code: src/daemon is irqlatd, src/client is irqlat, src/common is
 # linked into both, bpf/ is the kernel side with the ABI header both sides compile.
 # A new .c file in one of them needs no edit here.
-DAEMON_PKGS := libbpf libsystemd json-c libcap inih libmicrohttpd
+DAEMON_PKGS := libbpf libsystemd json-c libcap inih libmicrohttpd libprotobuf-c
 CLIENT_PKGS := json-c ncursesw
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror=implicit-function-declaration -D_GNU_SOURCE \
@@ -27,6 +28,9 @@ BPF_CFLAGS := -target bpf -D__TARGET_ARCH_$(ARCH) -g -O2 -mcpu=v3 -Wall \
 
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(wildcard bpf/*.bpf.c))
 SKELS := $(patsubst $(BUILD)/%.bpf.o,$(BUILD)/%.skel.h,$(BPF_OBJS))
+# the Prometheus protobuf messages (src/daemon/*.proto), generated beside the skeletons;
+# src/daemon/prometheus_client_pb.c compiles the generated .c into every build of src/
+PROTO_HDRS := $(patsubst src/daemon/%.proto,$(BUILD)/%.pb-c.h,$(wildcard src/daemon/*.proto))
 
 COMMON_SRCS := $(sort $(wildcard src/common/*.c src/common/*/*.c))
 DAEMON_SRCS := $(sort $(wildcard src/daemon/*.c src/daemon/*/*.c)) $(COMMON_SRCS)
@@ -49,8 +53,12 @@ $(BUILD)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) | $(BUILD)/obj
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
-# every object waits for the skeletons: the daemon's sources include them (-MMD finds the rest)
-$(BUILD)/obj/%.o: src/%.c $(SKELS) | $(BUILD)/obj
+$(BUILD)/%.pb-c.h $(BUILD)/%.pb-c.c: src/daemon/%.proto | $(BUILD)/obj
+	$(PROTOC_C) --proto_path=src/daemon --c_out=$(BUILD) $<
+
+# every object waits for the skeletons and the protobuf code: the daemon's sources include
+# them (-MMD finds the rest)
+$(BUILD)/obj/%.o: src/%.c $(SKELS) $(PROTO_HDRS) | $(BUILD)/obj
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 

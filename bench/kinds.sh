@@ -1,16 +1,26 @@
 #!/bin/bash
-# The softirq and vector-interrupt cost benchmark (bench/run.sh runs it after the hard-IRQ
-# rounds; docs/bench.md). Under fio load (BLOCK softirqs, disk IRQs) and a function-call IPI
-# load (bench's irqlat-bench-ipi, the test helper tests/host/helpers/ipi-load.c), with the
-# kernel's BPF run-time statistics on, side by side in one run:
-#   warm       throwaway clock-only programs on the softirq and vector tracepoints, attached
-#              first and not measured (the cold-cache cost of the first program on one)
+# The softirq, vector-interrupt, timer and threaded-IRQ cost benchmark (bench/run.sh runs it
+# after the hard-IRQ rounds; docs/bench.md). Under fio load (BLOCK softirqs, disk IRQs, context
+# switches), a function-call IPI load (bench's irqlat-bench-ipi, the test helper
+# tests/host/helpers/ipi-load.c) and, when rt-tests is installed, a cyclictest thread (a
+# sleeper woken by its hrtimer every 500 us), with the kernel's BPF run-time statistics on,
+# side by side in one run:
+#   warm       throwaway clock-only programs on the softirq, vector, timer and sched_switch
+#              tracepoints, attached first and not measured (the cold-cache cost of the first
+#              program on one)
 #   sclock     bench/softirq-clock.bpf.c: raise, entry and exit only read the clock
 #   vclock     bench/vector-clock.bpf.c: LOC, CAL and RES entry and exit only read the clock
+#   tclock     bench/timer-clock.bpf.c: hrtimer_expire_entry and sched_switch only read the clock
+#   thclock    bench/threaded-clock.bpf.c: sched_switch only reads the clock
 #   irqlatd    the daemon with every kind on
 # ns per event of a kind = the sum over its programs of delta run_time_ns, over the runs of
 # its exit programs: for softirqs per softirq run (its raises included), for vectors per
-# interrupt on the LOC, CAL and RES tracepoints (the ones vclock has). Each round measures both
+# interrupt on the LOC, CAL and RES tracepoints (the ones vclock has); the timer program per
+# expiry and the timers' sched_switch program (wake-ups) per context switch, each alone; for
+# threaded IRQs the threaded object's sched_switch program per context switch (the host has
+# no threaded IRQ, so this is the cost every switch pays, the early exit). The daemon's two
+# sched_switch programs are told apart by name (sched_switch_btf, threaded_switch_btf), each
+# against its own twin. Each round measures both
 # attach orders. Then the total BPF time per second of the daemon's programs, every kind on.
 # Usage: bench/kinds.sh [--seconds N] [--rounds N]; exit 0 measured, 1 could not, 2 bad usage.
 set -u
@@ -33,7 +43,8 @@ while [ $# -gt 0 ]; do
 done
 [[ $RUN_SECONDS =~ ^[1-9][0-9]*$ && $ROUNDS =~ ^[1-9][0-9]*$ ]] || { echo "bench kinds: --seconds and --rounds take positive integers" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || die "needs root to load BPF programs"
-for b in "$IRQLATD" "$IRQLAT" "$LOADER" "$IPI" "$BUILD/bench/softirq-clock.bpf.o" "$BUILD/bench/vector-clock.bpf.o"; do
+for b in "$IRQLATD" "$IRQLAT" "$LOADER" "$IPI" "$BUILD/bench/softirq-clock.bpf.o" "$BUILD/bench/vector-clock.bpf.o" \
+	"$BUILD/bench/timer-clock.bpf.o" "$BUILD/bench/threaded-clock.bpf.o"; do
 	[ -e "$b" ] || die "$b is missing: run 'make bench-build' first"
 done
 
@@ -60,10 +71,19 @@ start() {	# start NAME: one contender, once its programs are on their tracepoint
 	case $n in
 	warm) "$LOADER" warm-s "$BUILD/bench/softirq-clock.bpf.o" >"$TMP/$n.out" 2>&1 &
 	      PID[warm-s]=$!
+	      "$LOADER" warm-t "$BUILD/bench/timer-clock.bpf.o" >"$TMP/$n-t.out" 2>&1 &
+	      PID[warm-t]=$!
 	      "$LOADER" warm-v "$BUILD/bench/vector-clock.bpf.o" >"$TMP/$n-v.out" 2>&1 &
 	      PID[$n]=$!
 	      wait_for 30 attached "${PID[warm-s]}" 3 || die "warm-s did not attach"
+	      wait_for 30 attached "${PID[warm-t]}" 2 || die "warm-t did not attach"
 	      wait_for 30 attached "${PID[$n]}" 8 || die "warm did not attach" ;;
+	tclock) "$LOADER" "$n" "$BUILD/bench/timer-clock.bpf.o" >"$TMP/$n.out" 2>&1 &
+		PID[$n]=$!
+		wait_for 30 attached "${PID[$n]}" 2 || die "$n did not attach: $(cat "$TMP/$n.out")" ;;
+	thclock) "$LOADER" "$n" "$BUILD/bench/threaded-clock.bpf.o" >"$TMP/$n.out" 2>&1 &
+		 PID[$n]=$!
+		 wait_for 30 attached "${PID[$n]}" 1 || die "$n did not attach: $(cat "$TMP/$n.out")" ;;
 	sclock) "$LOADER" "$n" "$BUILD/bench/softirq-clock.bpf.o" >"$TMP/$n.out" 2>&1 &
 		PID[$n]=$!
 		wait_for 30 attached "${PID[$n]}" 3 || die "$n did not attach: $(cat "$TMP/$n.out")" ;;
@@ -78,8 +98,13 @@ start() {	# start NAME: one contender, once its programs are on their tracepoint
 load() {	# fio and the IPI load together, SECONDS
 	fio --name=kinds --filename="$TMP/fio.dat" --size=64M --rw=randread --bs=4k --direct=1 --ioengine=psync \
 		--runtime="$1" --time_based >>"$TMP/fio.log" 2>&1 &
-	local f=$!
+	local f=$! c=
+	if command -v cyclictest >/dev/null; then
+		cyclictest -m -q -t1 -p 90 -i 500 -D "$1" >/dev/null 2>&1 &
+		c=$!
+	fi
 	"$IPI" 0 1 "$1" >/dev/null
+	[ -z "$c" ] || wait "$c"
 	wait "$f" || die "fio failed: $(tail -3 "$TMP/fio.log")"
 }
 
@@ -107,15 +132,20 @@ rnd, order, secs = sys.argv[5], sys.argv[6], float(sys.argv[7])
 SOFTIRQ = ("softirq_raise", "softirq_entry", "softirq_exit")
 VECTOR = tuple("%s_%s" % (v, e) for v in ("local_timer", "call_function", "call_function_single", "reschedule")
                for e in ("entry", "exit"))
-def delta(pid_, tps, field):
-    ids = {int(p) for q, p, t in att if q == pid_ and t in tps}
+def delta(pid_, tps, field, skip=None):
+    # skip: a program name prefix left out (the daemon's other sched_switch program)
+    ids = {int(p) for q, p, t in att if q == pid_ and t in tps
+           and not (skip and after.get(int(p), {}).get("name", "").startswith(skip))}
     return sum(after.get(i, {}).get(field, 0) - before.get(i, {}).get(field, 0) for i in ids)
 for name, pid_ in pids.items():
     if name == "warm":
         continue
-    for kind, tps in (("softirq", SOFTIRQ), ("vector", VECTOR)):
-        rt = delta(pid_, tps, "run_time_ns")
-        runs = delta(pid_, tuple(t for t in tps if t.endswith("_exit")), "run_cnt")
+    for kind, tps, skip in (("softirq", SOFTIRQ, None), ("vector", VECTOR, None),
+                            ("timer", ("hrtimer_expire_entry",), None),
+                            ("sched_switch", ("sched_switch",), "threaded"),
+                            ("threaded", ("sched_switch",), "sched_switch")):
+        rt = delta(pid_, tps, "run_time_ns", skip)
+        runs = delta(pid_, tuple(t for t in tps if t.endswith("_exit")) or tps, "run_cnt", skip)
         if runs:
             print(rnd, order, name, kind, rt / runs, runs / secs)
     if name == "irqlatd":  # every program of the daemon, every kind
@@ -129,8 +159,8 @@ EOF
 echo "bench kinds: $(date -u '+%F %T UTC'), $(uname -r), $(nproc) CPUs, fio + IPI load ${RUN_SECONDS}s per measurement, $ROUNDS round(s)"
 # the BPF statistics stay on while the loaders run (each holds bpf_enable_stats); irqlatd reads them
 for r in $(seq "$ROUNDS"); do
-	measure "$r" forward warm sclock vclock irqlatd
-	measure "$r" reversed warm irqlatd vclock sclock
+	measure "$r" forward warm sclock vclock tclock thclock irqlatd
+	measure "$r" reversed warm irqlatd thclock tclock vclock sclock
 done
 python3 - "$RESULTS" <<'EOF'
 import statistics, sys
@@ -146,7 +176,8 @@ for line in open(sys.argv[1]):
 print()
 print("| kind | clock-only ns/event (median) | irqlatd ns/event (median) | ratio min | ratio median | ratio max | events/s |")
 print("|---|---|---|---|---|---|---|")
-for kind, clock in (("softirq", "sclock"), ("vector", "vclock")):
+for kind, clock in (("softirq", "sclock"), ("vector", "vclock"), ("timer", "tclock"), ("sched_switch", "tclock"),
+                    ("threaded", "thclock")):
     rows = [v for (r, o, k), v in m.items() if k == kind and clock in v and "irqlatd" in v]
     if not rows:
         continue

@@ -92,7 +92,7 @@ static long status_kib(const char *key)
 
 static int run(unsigned handlers, unsigned cpus)
 {
-	uint32_t pool = default_max_cells(cpus), ncells = 0;
+	uint32_t pool = default_max_cells(cpus, MAX_WAKEUP_CELLS_DEFAULT), ncells = 0;
 	struct fake_bpf bpf;
 	struct collector c;
 	double tick_ms[MEASURE], answer_ms[MEASURE];

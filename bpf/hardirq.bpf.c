@@ -13,6 +13,7 @@
 #include "cell.bpf.h"
 #include "hist.bpf.h"
 #include "outlier.bpf.h"
+#include "threaded.bpf.h"
 
 /* struct hardirq_cpu (irqlat_abi.h): start time, running action, cell cache by IRQ number,
  * one element per CPU (CPU_STATE, bpf/cell.bpf.h) */
@@ -21,6 +22,10 @@ CPU_STATE(hardirq_cpu, struct hardirq_cpu)
 /* The threshold a new cell starts with; the daemon also writes each cell's own (reload keeps
  * the histograms). ~0 turns outliers off. */
 volatile __u64 threshold_ns = 100000;
+
+/* Stamp the wakes of IRQ threads for threaded.bpf.c (set by the loader when that kind is on).
+ * Frozen before load: when off, the verifier removes the branch that reads it. */
+const volatile bool threaded_on = false;
 
 /* Cold path: the first run of a handler on this CPU, a shared line switching handlers, or two
  * IRQ numbers colliding in the cache. */
@@ -52,6 +57,9 @@ static __always_inline void on_exit(__u32 irq, struct irqaction *action, int ret
 	if (!st || st->action != (__u64)action)
 		return;
 	st->action = 0;
+	/* rare: only threaded handlers return it; then the flag's .rodata line */
+	if (ret == IRQ_WAKE_THREAD && threaded_on)
+		threaded_stamp(action, irq, now);
 	d = now - st->start_ns;
 	slot = &st->cell[irq & (HARDIRQ_CACHE - 1)];
 	c = cell_cached(slot, (__u64)action, irq);

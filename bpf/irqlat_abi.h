@@ -3,7 +3,7 @@
  * records and the histogram bucketing (hist_bucket.h). One definition, compiled on both sides.
  *
  * Every latency kind (hard-IRQ handler run time, softirq run time and raise latency, the CPU's
- * own interrupts) fills the same cells from one pool: a
+ * own interrupts, hrtimer lateness and wake-up latency) fills the same cells from one pool: a
  * cell is one series of one kind (hardirq: one irqaction) on one CPU. The kind's program keeps
  * what it needs per CPU in its own per-CPU map; the cells, their metadata and the cold-path
  * index are shared by all kinds (bpf/cell.bpf.h), so user space reads one mmap'ed array. */
@@ -28,7 +28,13 @@ enum lat_kind {
 	KIND_SOFTIRQ = 1,	/* softirq run time, softirq_entry to _exit; id, sub: the vector */
 	KIND_SOFTIRQ_RAISE = 2,	/* softirq_raise to softirq_entry on one CPU; id, sub: the vector */
 	KIND_VECTOR = 3,	/* the CPU's own interrupts (x86 irq_vectors); id, sub: enum vector_label */
-	KINDS = 4,
+	KIND_TIMER = 4,		/* hrtimer lateness; id: the timer's function, sub: the CPU */
+	KIND_WAKEUP = 5,	/* hrtimer_wakeup expiry to the woken task on a CPU; id, sub: its pid
+				 * (0: the tasks past the bound, together) */
+	KIND_WAKEUP_CPU = 6,	/* the same wake-ups, every task of a CPU together; id, sub: the CPU */
+	KIND_THREADED = 7,	/* hard-IRQ exit (IRQ_WAKE_THREAD) to its irq/N thread running; id: irqaction, sub: IRQ */
+	KIND_THREADED_RUN = 8,	/* the thread handler's run time (irq_thread_fn); id: irqaction, sub: IRQ */
+	KINDS = 9,
 };
 
 /* One series of one kind on one CPU. Allocated by the kind's program the first time the series
@@ -130,6 +136,45 @@ struct vector_cpu {
 	__u32 cell[VECTOR_LABELS];	/* cell index + 1 */
 } __attribute__((aligned(64)));
 
+/* The timer program's per-CPU state (bpf/timer.bpf.c): a direct-mapped cache of cells by the
+ * timer's function address (bits 4 and up: functions are 16-byte aligned), one cache line the
+ * expiry touches; then the CPU's all-tasks wake-up cell, on a line of its own that only
+ * sched_switch touches, and only for a task that its timer woke. */
+#define TIMER_CACHE 16
+struct timer_cpu {
+	__u32 cell[TIMER_CACHE];	/* cell index + 1 */
+	__u32 wake_cell __attribute__((aligned(64)));	/* KIND_WAKEUP_CPU's cell index + 1 */
+} __attribute__((aligned(64)));
+
+/* What bpf/timer.bpf.c keeps in a task's local storage (BPF_MAP_TYPE_TASK_STORAGE, freed
+ * with the task): the expiry of the hrtimer_wakeup timer that woke it, until it runs, and its
+ * wake-up cell on the CPU it last ran on after such a timer. */
+struct timer_task {
+	__u64 expires_ns;	/* the timer's hard expiry, CLOCK_MONOTONIC; 0: none pending */
+	__u32 cell;		/* cell index + 1 */
+	__u32 cpu;		/* the CPU of that cell + 1 */
+};
+
+/* Threaded IRQs (bpf/threaded.bpf.c). A hard-IRQ handler that returns IRQ_WAKE_THREAD wakes
+ * its irqaction's thread (irq/N-name); the hard-IRQ exit program stamps the time in the
+ * thread's entry of the threaded_tasks hash (by pid) and sets its pid's bit in the
+ * threaded_pids filter, so that sched_switch leaves every other task after one word of the
+ * filter. The entry also holds the handler's start while the thread runs it. */
+#define THREADED_TASKS 1024	/* IRQ threads tracked; more are not measured (drops: no_cell) */
+#define THREADED_PID_WORDS 512	/* the filter: bit (pid & 32767); a false hit costs one hash lookup */
+#define THREADED_CACHE 64	/* per CPU, cell slots by IRQ number & 63 */
+struct threaded_task {
+	__u64 action;		/* the irqaction whose thread this is */
+	__u64 wake_ns;		/* the hard-IRQ exit that woke it, until it runs; 0: none pending */
+	__u64 run_ns;		/* its handler's start (fentry), until the handler returns; 0: not in it */
+	__u32 irq;
+	__u32 _pad;
+};
+struct threaded_cpu {
+	__u32 wake_cell[THREADED_CACHE];	/* KIND_THREADED cell index + 1 */
+	__u32 run_cell[THREADED_CACHE];		/* KIND_THREADED_RUN cell index + 1 */
+} __attribute__((aligned(64)));
+
 enum ringbuf_kind {
 	RB_OUTLIER = 1,
 	RB_TRACEPOINT = 2,
@@ -154,7 +199,8 @@ struct outlier_event {
 	__u32 tgid;
 	char comm[TASK_COMM_LEN_ABI];
 	__u64 aux;            /* per kind (hardirq: the handler's return value; softirq: the vector;
-			       * vector: the x86 vector number) */
+			       * vector: the x86 vector number; timer: the woken task's pid for
+			       * hrtimer_wakeup, else 0; wakeup: the woken task's pid) */
 };
 
 struct tracepoint_event {

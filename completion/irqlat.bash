@@ -85,7 +85,8 @@ _irqlat()
 	hist)
 		local targets
 		targets=$(awk 'NR > 1 && $1 ~ /^[0-9]+:$/ { sub(":", "", $1); print $1; print $NF }' /proc/interrupts 2>/dev/null)
-		COMPREPLY=($(compgen -W "$targets" -- "$cur"))
+		# and the timer classes, the common timer functions, a task by pid (pid:N)
+		COMPREPLY=($(compgen -W "$targets tick sleep other hrtimer_wakeup tick_nohz_handler pid:" -- "$cur"))
 		;;
 	esac
 } && complete -F _irqlat irqlat

@@ -21,7 +21,8 @@ LADDER_h9 := -DPERCPU -DCELL_THRESHOLD -DCOUNT_DERIVED -DSCHEMA3 -DCPU_ARRAY -DS
 LADDER := h0 h1 h2 h3 h4 h5 h6 h7 h8 h9
 
 BENCH_OBJS := $(BENCH_BUILD)/clock.bpf.o $(BENCH_BUILD)/floor.bpf.o \
-	      $(BENCH_BUILD)/softirq-clock.bpf.o $(BENCH_BUILD)/vector-clock.bpf.o \
+	      $(BENCH_BUILD)/softirq-clock.bpf.o $(BENCH_BUILD)/vector-clock.bpf.o $(BENCH_BUILD)/timer-clock.bpf.o \
+	      $(BENCH_BUILD)/threaded-clock.bpf.o \
 	      $(patsubst %,$(BENCH_BUILD)/hotpath-%.bpf.o,$(LADDER))
 
 $(BENCH_BUILD)/.dir:

@@ -37,7 +37,8 @@ check-vm: export IRQLATD_DEB := $(abspath $(DEB))
 .PHONY: deb deb-deps
 
 # for tests/host/70-deb.t: the pkg-config modules the build links, whose -dev packages
-# debian/control must list in Build-Depends
+# debian/control must list in Build-Depends (and for the host tests that link helpers
+# against the daemon's objects)
 deb-pkg-config-modules:
 	@echo $(DAEMON_PKGS) $(CLIENT_PKGS)
 

@@ -21,7 +21,7 @@ FUZZ_CFLAGS = -g -O1 $(FUZZ_SAN) $(filter-out -O% -g -MMD -MP -fsanitize=% -fno-
 fuzz_obj = $(patsubst src/%.c,$(FUZZ_BUILD)/obj/%.o,$(1))
 FUZZ_OBJS := $(call fuzz_obj,$(LIB_SRCS))
 
-$(FUZZ_BUILD)/obj/%.o: src/%.c $(SKELS)
+$(FUZZ_BUILD)/obj/%.o: src/%.c $(SKELS) $(PROTO_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 

@@ -35,7 +35,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: irqlat [--top] [OPTIONS]          IRQ handler latency, like top (full screen on a\n"
 		"                                         terminal; text with -b, -J or without a terminal)\n"
-		"       irqlat hist [IRQ|NAME] [OPTIONS]  latency histogram of one handler, or of all\n"
+		"       irqlat hist [IRQ|NAME|pid:N] [OPTIONS]  latency histogram of one handler (or\n"
+		"                                         softirq, vector, timer function or class, task),\n"
+		"                                         or of all\n"
 		"       irqlat status [OPTIONS]           the daemon's state, cost and configuration\n"
 		"       irqlat events [OPTIONS]           the recent outliers and tracepoint events\n"
 		"                                         (-n the last N, --since), or as they come (-f)\n"

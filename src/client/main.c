@@ -225,7 +225,8 @@ static void print_hist(json_object *h, const char *title, const char *noun, cons
 }
 
 /* Every histogram of a hist answer: handlers, softirq vectors (run time, then raise-to-run
- * latency), vector interrupts. The number printed. */
+ * latency), vector interrupts, timer functions, tasks' wake-ups, threaded IRQs (wake-to-run,
+ * then the thread handler's run time). The number printed. */
 static size_t print_hists(json_object *s)
 {
 	json_object *arr;
@@ -262,6 +263,41 @@ static size_t print_hists(json_object *s)
 			snprintf(title, sizeof(title), "vector %s", json_get_str(h, "name", "?"));
 			print_hist(h, title, "runs", "window_count", "");
 		}
+	json_object *timers = NULL;
+	bool has_timers = json_object_object_get_ex(s, "timers", &timers);
+
+	if (has_timers && json_object_object_get_ex(timers, "classes", &arr))
+		for (size_t i = 0; i < json_object_array_length(arr); i++, shown++) {
+			json_object *h = json_object_array_get_idx(arr, i);
+
+			if (shown)
+				putchar('\n');
+			snprintf(title, sizeof(title), "timer %s (%s)", json_get_str(h, "function", "?"), json_get_str(h, "class", "?"));
+			print_hist(h, title, "expiries", "window_count", "lateness_");
+		}
+	if (has_timers && json_object_object_get_ex(timers, "wakeups", &arr))
+		for (size_t i = 0; i < json_object_array_length(arr); i++, shown++) {
+			json_object *h = json_object_array_get_idx(arr, i);
+
+			if (shown)
+				putchar('\n');
+			snprintf(title, sizeof(title), "task %d (%s) wake-up latency", (int)json_get_i64(h, "pid", 0),
+				 json_get_str(h, "comm", "?"));
+			print_hist(h, title, "wake-ups", "window_count", "latency_");
+		}
+	if (json_object_object_get_ex(s, "threaded", &arr))
+		for (size_t i = 0; i < json_object_array_length(arr); i++, shown++) {
+			json_object *h = json_object_array_get_idx(arr, i);
+
+			if (shown)
+				putchar('\n');
+			snprintf(title, sizeof(title), "IRQ %d (%s) thread %s wake-to-run latency", (int)json_get_i64(h, "irq", -1),
+				 json_get_str(h, "name", "?"), json_get_str(h, "thread", "?"));
+			print_hist(h, title, "wakes", "window_count", "wakeup_");
+			snprintf(title, sizeof(title), "IRQ %d (%s) thread handler run time", (int)json_get_i64(h, "irq", -1),
+				 json_get_str(h, "name", "?"));
+			print_hist(h, title, "runs", "run_window_count", "run_");
+		}
 	return shown;
 }
 
@@ -274,9 +310,12 @@ static int cmd_hist(struct irqlat_conn *conn, const struct cli *c)
 	if (c->target) {
 		char *end;
 		long irq = strtol(c->target, &end, 10);
+		bool pid = !strncmp(c->target, "pid:", 4);
 
-		if (*end == 0 && end != c->target)
-			json_object_object_add(req, "irq", json_object_new_int((int)irq));
+		if (pid)
+			irq = strtol(c->target + 4, &end, 10);
+		if (*end == 0 && end != c->target + (pid ? 4 : 0))
+			json_object_object_add(req, pid ? "pid" : "irq", json_object_new_int((int)irq));
 		else
 			json_object_object_add(req, "name", json_object_new_string(c->target));
 	}
@@ -289,7 +328,7 @@ static int cmd_hist(struct irqlat_conn *conn, const struct cli *c)
 	}
 	n = print_hists(s);
 	if (!n && c->target)
-		fprintf(stderr, "irqlat: no handler, softirq vector or vector interrupt matches '%s' (yet): see 'irqlat --top -b -n 1' for the list\n", c->target);
+		fprintf(stderr, "irqlat: no handler, softirq vector, vector interrupt, timer or task matches '%s' (yet): see 'irqlat --top -b -n 1' for the list\n", c->target);
 	return c->target && n == 0 ? -ENOENT : 0;
 }
 
@@ -384,6 +423,24 @@ static void print_event(json_object *e, const struct cli *c)
 		} else if (!strcmp(kind, "vector")) {
 			fmt_duration(d, sizeof(d), json_get_u64(e, "duration_ns", 0), "");
 			snprintf(what, sizeof(what), "vector=%s duration=%s", json_get_str(e, "name", "?"), d);
+		} else if (!strcmp(kind, "timer")) {
+			fmt_duration(d, sizeof(d), json_get_u64(e, "lateness_ns", 0), "");
+			snprintf(what, sizeof(what), "timer=%s lateness=%s", json_get_str(e, "function", "?"), d);
+			if (json_has(e, "woken_pid"))
+				snprintf(what + strlen(what), sizeof(what) - strlen(what), " woken_pid=%d",
+					 (int)json_get_i64(e, "woken_pid", 0));
+		} else if (!strcmp(kind, "wakeup")) {
+			fmt_duration(d, sizeof(d), json_get_u64(e, "latency_ns", 0), "");
+			snprintf(what, sizeof(what), "woken=%s[%d] wakeup_latency=%s", json_get_str(e, "comm", "?"),
+				 (int)json_get_i64(e, "pid", 0), d);
+		} else if (!strcmp(kind, "threaded")) {
+			fmt_duration(d, sizeof(d), json_get_u64(e, "latency_ns", 0), "");
+			snprintf(what, sizeof(what), "irq=%d name=%s wakeup_latency=%s", (int)json_get_double(e, "irq", 0),
+				 json_get_str(e, "name", "?"), d);
+		} else if (!strcmp(kind, "threaded_run")) {
+			fmt_duration(d, sizeof(d), json_get_u64(e, "duration_ns", 0), "");
+			snprintf(what, sizeof(what), "irq=%d thread=%s duration=%s", (int)json_get_double(e, "irq", 0),
+				 json_get_str(e, "thread", "?"), d);
 		} else {
 			fmt_duration(d, sizeof(d), json_get_u64(e, "duration_ns", 0), "");
 			snprintf(what, sizeof(what), "irq=%d name=%s duration=%s", (int)json_get_double(e, "irq", 0),
@@ -392,8 +449,10 @@ static void print_event(json_object *e, const struct cli *c)
 		ev_time(time, sizeof(time),
 			json_get_u64(e, c->clock == EV_CLOCK_WALL ? "wall_ns" : c->clock == EV_CLOCK_BOOT ? "boot_ns" : "ts_ns", 0),
 			c->clock);
-		ev_context(ctx, sizeof(ctx), json_get_str(e, "comm", "?"), (unsigned)json_get_u64(e, "pid", 0),
-			   (unsigned)json_get_u64(e, "cpu", 0), time);
+		bool woke = !strcmp(kind, "wakeup");	/* its pid and comm are the woken task's */
+
+		ev_context(ctx, sizeof(ctx), json_get_str(e, woke ? "cpu_comm" : "comm", "?"),
+			   (unsigned)json_get_u64(e, woke ? "cpu_pid" : "pid", 0), (unsigned)json_get_u64(e, "cpu", 0), time);
 		printf("%s outlier: %s\n", ctx, what);
 	}
 }

@@ -46,7 +46,25 @@ const struct source_def source_defs[SRC_COUNT_] = {
 			   .title = "softirqs (run time; RAISE: raise-to-run latency)" },
 	[SRC_VECTORS] = { .array = "vectors", .name_key = "name", .prefix = "",
 			  .title = "vector interrupts (the CPU's own: local timer, IPIs)" },
+	[SRC_TIMERS] = { .parent = "timers", .array = "classes", .name_key = "function", .prefix = "lateness_",
+			 .title = "hrtimers (lateness past their expiry, by function)" },
+	[SRC_WAKEUPS] = { .parent = "timers", .array = "wakeups", .name_key = "comm", .prefix = "latency_",
+			  .title = "tasks woken by their hrtimer (expiry to running)" },
+	[SRC_THREADED] = { .array = "threaded", .name_key = "thread", .prefix = "wakeup_",
+			   .title = "threaded IRQs (wake-to-run latency: hard-IRQ exit to the thread running)" },
 };
+
+/* The array of a source in a summary, NULL when it has none */
+static json_object *source_array(json_object *summary, const struct source_def *sd)
+{
+	json_object *o = summary, *arr;
+
+	if (!summary || (sd->parent && !json_object_object_get_ex(summary, sd->parent, &o)))
+		return NULL;
+	if (!json_object_object_get_ex(o, sd->array, &arr) || !json_object_is_type(arr, json_type_array))
+		return NULL;
+	return arr;
+}
 
 const struct sort_def sort_defs[SORT_COUNT_] = {
 	[SORT_P99] = { .column = COL_P99, .key = 'p' },
@@ -141,8 +159,10 @@ int table_source_columns(enum table_source src, bool screen, enum column *cols, 
 	if (src == SRC_IRQS)
 		return table_columns(NULL, screen, cols, max);
 	for (int i = 0; i < n && k < max; i++) {
-		if (all[i] == COL_IRQ || all[i] == COL_SPURIOUS)
+		if ((all[i] == COL_IRQ && src != SRC_THREADED) || all[i] == COL_SPURIOUS)
 			continue;
+		if (all[i] == COL_TIME && (src == SRC_TIMERS || src == SRC_WAKEUPS || src == SRC_THREADED))
+			continue;	/* a share of time in a latency means nothing */
 		if (all[i] == COL_FLAGS && src == SRC_SOFTIRQS && k + 2 < max) {
 			cols[k++] = COL_RAISE_P99;
 			cols[k++] = COL_RAISE_MAX;
@@ -223,7 +243,7 @@ int table_rows_of(json_object *summary, enum table_source src, struct row **ret)
 	size_t len;
 
 	*ret = NULL;
-	if (!json_object_object_get_ex(summary, sd->array, &arr) || !json_object_is_type(arr, json_type_array))
+	if (!(arr = source_array(summary, sd)))
 		return 0;
 	len = json_object_array_length(arr);
 	rows = calloc(len ? len : 1, sizeof(*rows));
@@ -237,8 +257,12 @@ int table_rows_of(json_object *summary, enum table_source src, struct row **ret)
 
 		r->source = src;
 		r->src = (int)i;
-		r->irq = src == SRC_IRQS ? (int)json_get_i64(o, "irq", -1) : -1;
-		snprintf(r->name, sizeof(r->name), "%s", json_get_str(o, sd->name_key, ""));
+		r->irq = src == SRC_IRQS || src == SRC_THREADED ? (int)json_get_i64(o, "irq", -1) : -1;
+		if (src == SRC_WAKEUPS)
+			snprintf(r->name, sizeof(r->name), "%.16s[%d]", json_get_str(o, sd->name_key, ""),
+				 (int)json_get_i64(o, "pid", 0));
+		else	/* a threaded IRQ by its thread (irq/24-virtio0), or its handler before the thread ran */
+			snprintf(r->name, sizeof(r->name), "%s", json_get_str(o, sd->name_key, json_get_str(o, "name", "")));
 		r->count = json_get_u64(o, "count", 0);
 		r->spurious = json_get_u64(o, "spurious", 0);
 		r->total_ns = table_field(o, p, "total_ns");
@@ -271,11 +295,9 @@ int table_rows(json_object *summary, struct row **ret)
 
 json_object *table_row_object(json_object *summary, const struct row *r)
 {
-	json_object *arr;
+	json_object *arr = source_array(summary, &source_defs[r->source]);
 
-	if (!summary || !json_object_object_get_ex(summary, source_defs[r->source].array, &arr))
-		return NULL;
-	return json_object_array_get_idx(arr, (size_t)r->src);
+	return arr ? json_object_array_get_idx(arr, (size_t)r->src) : NULL;
 }
 
 uint64_t table_drops(json_object *summary)

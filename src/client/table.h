@@ -19,12 +19,14 @@
 #define FLAG_ISOLATED 'I'	/* ran in the window on an isolated or nohz_full CPU */
 #define FLAG_AFFINITY 'A'	/* ran in the window on a CPU outside the IRQ's affinity */
 
-/* Where a table's rows come from: a summary's array of handlers, softirq vectors or vector
- * interrupts. The rows are the same (name, counts, run-time latencies); softirqs add their
+/* Where a table's rows come from: a summary's array of handlers, softirq vectors, vector
+ * interrupts, timer functions (timers.classes), tasks woken by their timer (timers.wakeups) or
+ * threaded IRQs. The rows are the same (name, counts, latencies); softirqs add their
  * raise-to-run latency. */
-enum table_source { SRC_IRQS, SRC_SOFTIRQS, SRC_VECTORS, SRC_COUNT_ };
+enum table_source { SRC_IRQS, SRC_SOFTIRQS, SRC_VECTORS, SRC_TIMERS, SRC_WAKEUPS, SRC_THREADED, SRC_COUNT_ };
 
 struct source_def {
+	const char *parent;	/* "timers": the summary's object holding the array; NULL: the summary */
 	const char *array;	/* "softirqs": the summary's array */
 	const char *name_key;	/* "vector": the element's name */
 	const char *prefix;	/* "run_": before its run-time latencies (run_p99_ns) */
@@ -36,7 +38,7 @@ extern const struct source_def source_defs[SRC_COUNT_];
 struct row {
 	enum table_source source;
 	int irq;		/* -1 for the rows of softirqs and vectors */
-	char name[32];
+	char name[32];		/* a task's: "comm[pid]" */
 	char cpus[96];		/* "0,1!": CPUs it ran on since start, ! on an isolated, nohz_full or
 				 * outside-affinity one */
 	uint64_t count, spurious, total_ns;	/* since start */

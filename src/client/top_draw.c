@@ -226,7 +226,7 @@ static void draw_footer(int y)
 		int rank;	/* dropped from the highest */
 	} items[] = {
 		{ "q quit", 0 }, { "? help", 0 }, { NULL, 2 } /* sort keys */, { "R reverse", 8 }, { "w window", 3 },
-		{ "c per-CPU", 5 }, { "C CPUs", 6 }, { "/ filter", 4 }, { "v softirqs/vectors/CPU load", 7 },
+		{ "c per-CPU", 5 }, { "C CPUs", 6 }, { "/ filter", 4 }, { "v softirqs/vectors/load/timers/threaded", 7 },
 		{ "Enter histogram", 1 },
 	};
 	char keys[64], line[256];
@@ -349,7 +349,9 @@ static void draw_help(void)
 	static const char *const keys[] = {
 		"  c  per-CPU lines: the IRQ's affinity, and each CPU's count, rate and share",
 		"  C  only handlers that ran on these CPUs (1, 0-3,8), with those CPUs' lines",
-		"  v  show handlers, softirqs (RAISE99 RAISEMAX: raise-to-run latency), vector interrupts, CPU load",
+		"  v  show handlers, softirqs (RAISE99 RAISEMAX: raise-to-run latency), vector interrupts, CPU load,",
+		"     hrtimers (lateness), tasks woken by their hrtimer (wake-up latency), threaded IRQs",
+		"     (wake-to-run latency)",
 		"  up/down PgUp/PgDn Home/End  select;  Enter  histogram (Enter or Esc: back)",
 		"  /  filter by name (Enter keeps it, Esc clears it);  ?  this help;  q  quit",
 	};

@@ -4,6 +4,7 @@
  * went away. Nothing is printed: the screen shows what went wrong on its message line. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "top_screen.h"
 #include "common/json.h"
@@ -79,7 +80,9 @@ static void fetch_hist(struct top *t)
 
 	if (t->source == SRC_IRQS)
 		json_object_object_add(req, "irq", json_object_new_int(t->sel_irq));
-	else	/* softirqs and vectors by their name */
+	else if (t->source == SRC_WAKEUPS)	/* a task by its pid: "comm[pid]" */
+		json_object_object_add(req, "pid", json_object_new_int(atoi(strrchr(t->sel_name, '[') ? strrchr(t->sel_name, '[') + 1 : "0")));
+	else	/* softirqs, vectors, timers and threaded IRQs by their name */
 		json_object_object_add(req, "name", json_object_new_string(t->sel_name));
 	if (ask(t, req, &h) < 0)
 		return;

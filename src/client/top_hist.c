@@ -10,10 +10,13 @@
 static json_object *hist_of_selection(struct top *t)
 {
 	const struct source_def *sd = &source_defs[t->source];
-	json_object *irqs;
+	json_object *irqs, *o = t->hist;
 
-	if (!t->hist || !json_object_object_get_ex(t->hist, sd->array, &irqs))
+	if (!t->hist || (sd->parent && !json_object_object_get_ex(t->hist, sd->parent, &o)) ||
+	    !json_object_object_get_ex(o, sd->array, &irqs))
 		return NULL;
+	if (t->source == SRC_WAKEUPS)	/* asked by pid: its one element */
+		return json_object_array_length(irqs) ? json_object_array_get_idx(irqs, 0) : NULL;
 	/* a shared line has several handlers: pick the selected one by name */
 	for (size_t i = 0; i < json_object_array_length(irqs); i++) {
 		json_object *h = json_object_array_get_idx(irqs, i);
@@ -107,6 +110,12 @@ void top_draw_hist(struct top *t)
 	mvhline(y, 0, ' ', COLS);
 	if (t->source == SRC_IRQS)
 		mvprintw(y++, 0, "histogram of IRQ %d %s, window %s", t->sel_irq, t->sel_name, window_name(t->window));
+	else if (t->source == SRC_TIMERS)
+		mvprintw(y++, 0, "histogram of timer %s lateness, window %s", t->sel_name, window_name(t->window));
+	else if (t->source == SRC_WAKEUPS)
+		mvprintw(y++, 0, "histogram of task %s wake-up latency, window %s", t->sel_name, window_name(t->window));
+	else if (t->source == SRC_THREADED)	/* irqlat hist NAME shows the handler's run time too */
+		mvprintw(y++, 0, "histogram of %s wake-to-run latency, window %s", t->sel_name, window_name(t->window));
 	else	/* the run time; irqlat hist NAME shows a softirq's raise latency too */
 		mvprintw(y++, 0, "histogram of %s %s run time, window %s", t->source == SRC_SOFTIRQS ? "softirq" : "vector",
 			 t->sel_name, window_name(t->window));

@@ -166,8 +166,8 @@ enum key_action top_key(struct top *t, int ch)
 	case 'v':	/* handlers, softirqs, vector interrupts */
 		if (t->view == VIEW_HIST)
 			return KEY_NONE;
-		/* then the CPUs' load, then the handlers again */
-		if (t->source == SRC_COUNT_ - 1 && !t->show_load) {
+		/* then the CPUs' load, then timers, wake-ups and threaded IRQs, then the handlers again */
+		if (t->source == SRC_VECTORS && !t->show_load) {
 			t->show_load = true;
 			return KEY_REDRAW;
 		}

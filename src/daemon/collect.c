@@ -6,6 +6,7 @@
 #include <time.h>
 #include "collect.h"
 #include "kind.h"
+#include "ksym.h"
 #include "log.h"
 #include "common/macro.h"
 
@@ -99,10 +100,7 @@ static int series_for(struct collector *c, const struct lat_cell_meta *m)
 	s->sub = m->sub;
 	memcpy(s->name, m->name, IRQ_NAME_LEN);
 	s->name[IRQ_NAME_LEN - 1] = 0;
-	const char *named = kind_sub_name(s->kind, s->sub);	/* a kind its program does not name */
-
-	if (named)
-		snprintf(s->name, sizeof(s->name), "%s", named);
+	kind_name_series(s->kind, s->id, s->sub, s->name, sizeof(s->name));	/* a kind its program does not name */
 	c->nseries++;
 	return (int)i;
 }
@@ -162,11 +160,32 @@ static int take_cell(struct collector *c, uint32_t id)
 	return 0;
 }
 
+/* The kernel functions that name the new cells' series (timers), looked up in one scan of
+ * kallsyms rather than one each */
+static void name_new_functions(struct collector *c, uint32_t used)
+{
+	_cleanup_free_ uint64_t *addrs = NULL;
+	size_t n = 0;
+
+	if (used <= c->pending || !(addrs = calloc(used - c->pending, sizeof(*addrs))))
+		return;
+	for (uint32_t id = c->pending; id < used; id++) {
+		volatile struct lat_cell_meta *m = &c->bpf->meta[id];
+
+		if (c->cells[id].series < 0 && __atomic_load_n(&m->ready, __ATOMIC_ACQUIRE) && m->kind < KINDS &&
+		    kind_get(m->kind)->named_by_address)
+			addrs[n++] = m->id;
+	}
+	if (n > 1)
+		ksym_prefetch(addrs, n);
+}
+
 /* Cells handed out since the last tick; those still being written wait for the next one. */
 static void take_new_cells(struct collector *c, uint32_t used)
 {
 	uint32_t first_waiting = used;
 
+	name_new_functions(c, used);
 	for (uint32_t id = c->pending; id < used; id++) {
 		if (c->cells[id].series >= 0)
 			continue;

@@ -56,6 +56,11 @@ void daemon_config_defaults(struct daemon_config *c)
 	c->softirq_threshold_ns = 500000;
 	c->softirq_raise_threshold_ns = 2000000;
 	c->vector_threshold_ns = 100000;
+	c->timer_threshold_ns = 500000;
+	c->wakeup_threshold_ns = 1000000;
+	c->max_wakeup_cells = MAX_WAKEUP_CELLS_DEFAULT;
+	c->threaded_threshold_ns = 500000;
+	c->threaded_run_threshold_ns = 1000000;
 	c->interval_ms = 1000;
 	snprintf(c->socket_path, sizeof(c->socket_path), "%s", DEFAULT_SOCKET);
 	c->attach = ATTACH_AUTO;
@@ -73,6 +78,7 @@ void daemon_config_defaults(struct daemon_config *c)
 	c->client_queue_kb = 1024;
 	c->max_request_kb = 64;
 	c->max_http_connections = 16;
+	c->metrics_le_factor = METRICS_LE_FACTOR_DEFAULT;
 	c->http_timeout_s = 10;
 	c->socket_mode = 0660;
 	snprintf(c->socket_group, sizeof(c->socket_group), "%s", DEFAULT_SOCKET_GROUP);
@@ -86,13 +92,20 @@ void config_thresholds(const struct daemon_config *c, uint64_t out[KINDS])
 	out[KIND_SOFTIRQ] = c->softirq_threshold_ns;
 	out[KIND_SOFTIRQ_RAISE] = c->softirq_raise_threshold_ns;
 	out[KIND_VECTOR] = c->vector_threshold_ns;
+	out[KIND_TIMER] = c->timer_threshold_ns;
+	out[KIND_WAKEUP] = c->wakeup_threshold_ns;
+	out[KIND_WAKEUP_CPU] = 0;	/* the task's own cell has the outliers */
+	out[KIND_THREADED] = c->threaded_threshold_ns;
+	out[KIND_THREADED_RUN] = c->threaded_run_threshold_ns;
 }
 
-uint32_t default_max_cells(unsigned ncpus)
+uint32_t default_max_cells(unsigned ncpus, uint32_t max_wakeup_cells)
 {
 	/* most handlers fire on one CPU: 32 per CPU covers a busy server, 1024 a small one; and
-	 * room for every softirq vector (run time and raise latency) and vector label on every CPU */
-	return (ncpus * 32 > 1024 ? ncpus * 32 : 1024) + ncpus * (2 * SOFTIRQ_VECTORS + VECTOR_LABELS);
+	 * room for every softirq vector (run time and raise latency) and vector label on every CPU,
+	 * 15 timer functions and two wake-up cells (pid 0's, all tasks') per CPU, and the tasks' */
+	return (ncpus * 32 > 1024 ? ncpus * 32 : 1024) + ncpus * (2 * SOFTIRQ_VECTORS + VECTOR_LABELS + 17) +
+	       max_wakeup_cells;
 }
 
 int parse_duration_ns(const char *s, uint64_t *ns)
@@ -362,6 +375,10 @@ int config_set(struct daemon_config *c, const char *key, const char *value, cons
 		{ "softirq-threshold-us", offsetof(struct daemon_config, softirq_threshold_ns) },
 		{ "softirq-raise-threshold-us", offsetof(struct daemon_config, softirq_raise_threshold_ns) },
 		{ "vector-threshold-us", offsetof(struct daemon_config, vector_threshold_ns) },
+		{ "timer-threshold-us", offsetof(struct daemon_config, timer_threshold_ns) },
+		{ "wakeup-threshold-us", offsetof(struct daemon_config, wakeup_threshold_ns) },
+		{ "threaded-threshold-us", offsetof(struct daemon_config, threaded_threshold_ns) },
+		{ "threaded-run-threshold-us", offsetof(struct daemon_config, threaded_run_threshold_ns) },
 	};
 	uint64_t v;
 
@@ -382,8 +399,19 @@ int config_set(struct daemon_config *c, const char *key, const char *value, cons
 			*(uint64_t *)((char *)c + thresholds[i].off) = v * 1000;
 			return 0;
 		}
-	if (!strcmp(key, "no-softirqs") || !strcmp(key, "no-vectors")) {
-		if (parse_bool(value, !strcmp(key, "no-softirqs") ? &c->no_softirqs : &c->no_vectors) < 0)
+	if (!strcmp(key, "no-softirqs") || !strcmp(key, "no-vectors") || !strcmp(key, "no-timers") ||
+	    !strcmp(key, "no-wakeups")) {
+		int *flag = !strcmp(key, "no-softirqs") ? &c->no_softirqs : !strcmp(key, "no-vectors") ? &c->no_vectors :
+			    !strcmp(key, "no-timers") ? &c->no_timers : &c->no_wakeups;
+
+		if (parse_bool(value, flag) < 0)
+			return key_fail(e, -EINVAL, at, key, "takes yes or no, not '%s'", value);
+	} else if (!strcmp(key, "max-wakeup-cells")) {
+		if (parse_u64(value, 0, 1u << 20, &v) < 0)
+			return key_fail(e, -EINVAL, at, key, "takes a whole number from 0 to 1048576, not '%s'", value);
+		c->max_wakeup_cells = (uint32_t)v;
+	} else if (!strcmp(key, "no-threaded")) {
+		if (parse_bool(value, &c->no_threaded) < 0)
 			return key_fail(e, -EINVAL, at, key, "takes yes or no, not '%s'", value);
 	} else if (!strcmp(key, "interval-ms")) {
 		if (parse_u64(value, 10, 60000, &v) < 0)
@@ -463,6 +491,10 @@ int config_set(struct daemon_config *c, const char *key, const char *value, cons
 			return key_fail(e, -EINVAL, at, key, "takes ADDRESS:PORT with a numeric address and a port from 1 to 65535 "
 					"(e.g. 127.0.0.1:9669 or [::1]:9669), not '%s'", value);
 		snprintf(c->metrics, sizeof(c->metrics), "%s", value);
+	} else if (!strcmp(key, "metrics-le-factor")) {
+		if (parse_u64(value, 1, 64, &v) < 0)
+			return key_fail(e, -EINVAL, at, key, "takes a whole number from 1 to 64 (every Nth bound of the histogram; 8: powers of two), not '%s'", value);
+		c->metrics_le_factor = (uint32_t)v;
 	} else if (!strcmp(key, "socket-mode")) {
 		if (parse_mode(value, &c->socket_mode) < 0)
 			return key_fail(e, -EINVAL, at, key, "takes an octal mode from 0000 to 0777 (e.g. 0660), not '%s'", value);

@@ -44,7 +44,14 @@ struct daemon_config {
 	uint64_t softirq_threshold_ns;	/* softirq runs (softirq-threshold-us) */
 	uint64_t softirq_raise_threshold_ns;	/* softirq raise-to-run latency */
 	uint64_t vector_threshold_ns;	/* vector interrupt runs */
+	uint64_t timer_threshold_ns;	/* hrtimer lateness (timer-threshold-us) */
+	uint64_t wakeup_threshold_ns;	/* hrtimer_wakeup expiry to the task running */
 	int no_softirqs, no_vectors;	/* kinds switched off (docs/irqlatd.8) */
+	int no_timers, no_wakeups;
+	uint32_t max_wakeup_cells;	/* wake-up cells of tasks of their own (task x CPU) */
+	uint64_t threaded_threshold_ns;	/* threaded IRQs: wake-to-run latency */
+	uint64_t threaded_run_threshold_ns;	/* threaded IRQs: the thread handler's run time */
+	int no_threaded;
 	uint32_t interval_ms;
 	char socket_path[108];
 	enum attach_mode attach;
@@ -64,6 +71,7 @@ struct daemon_config {
 	uint32_t event_history;		/* recent events kept for `irqlat events`; 0: none */
 	int bpf_stats;		/* hold a bpf_enable_stats() fd: BPF run-time stats for the cost */
 	char metrics[64];	/* Prometheus endpoint "HOST:PORT" / "[V6]:PORT"; "": off (docs/metrics.md) */
+	uint32_t metrics_le_factor;	/* the text format's le bounds: every Nth schema-3 bound */
 	/* What any client can make the daemon hold (irqlatd(8), LIMITS) */
 	uint32_t max_clients;		/* on the socket at once */
 	uint32_t max_subscribers;	/* of those, subscribed */
@@ -79,6 +87,7 @@ struct daemon_config {
 };
 
 #define DEFAULT_SOCKET_GROUP "irqlat"
+#define METRICS_LE_FACTOR_DEFAULT 8	/* every 8th schema-3 bound: the powers of two in seconds */
 
 /* Where a value was read, so that its refusal names it: the command line (file NULL) or a
  * line of the configuration file. */
@@ -105,8 +114,10 @@ int config_fail(struct config_error *e, int r, enum config_source source, const 
 void daemon_config_defaults(struct daemon_config *c);
 /* Each kind's outlier threshold (0: off), by enum lat_kind */
 void config_thresholds(const struct daemon_config *c, uint64_t out[KINDS]);
-/* max(1024, 32 x CPUs) + 30 x CPUs (softirqs, vectors): the cell pool when max-cells is not set */
-uint32_t default_max_cells(unsigned ncpus);
+/* max(1024, 32 x CPUs) + 30 x CPUs (softirqs, vectors) + 17 x CPUs (15 timer functions, two
+ * wake-up cells: pid 0's, all tasks') + max_wakeup_cells: the cell pool when max-cells is not set */
+uint32_t default_max_cells(unsigned ncpus, uint32_t max_wakeup_cells);
+#define MAX_WAKEUP_CELLS_DEFAULT 512
 
 /* Sets one key (a long option without its dashes) from its text value; no_argument options
  * take yes/no ("1", "true", "on", ...). 0, or a negative errno (-ENOENT: unknown key) with e

@@ -50,10 +50,18 @@ static void keep_for_restart(struct daemon_config *n, const struct daemon_config
 	if (n->bpf_stats != o->bpf_stats)
 		log_warning("%s: bpf-stats changed from %s to %s: %s", n->config_path, o->bpf_stats ? "yes" : "no",
 			    n->bpf_stats ? "yes" : "no", restart);
-	if (n->no_softirqs != o->no_softirqs || n->no_vectors != o->no_vectors)
-		log_warning("%s: no-softirqs or no-vectors changed: %s", n->config_path, restart);
+	if (n->no_softirqs != o->no_softirqs || n->no_vectors != o->no_vectors || n->no_timers != o->no_timers ||
+	    n->no_wakeups != o->no_wakeups || n->max_wakeup_cells != o->max_wakeup_cells)
+		log_warning("%s: no-softirqs, no-vectors, no-timers, no-wakeups or max-wakeup-cells changed: %s",
+			    n->config_path, restart);
 	n->no_softirqs = o->no_softirqs;
 	n->no_vectors = o->no_vectors;
+	n->no_timers = o->no_timers;
+	n->no_wakeups = o->no_wakeups;
+	n->max_wakeup_cells = o->max_wakeup_cells;
+	if (n->no_threaded != o->no_threaded)
+		log_warning("%s: no-threaded changed: %s", n->config_path, restart);
+	n->no_threaded = o->no_threaded;
 	if (n->event_history != o->event_history)
 		log_warning("%s: event-history changed from %u to %u: %s", n->config_path, o->event_history,
 			    n->event_history, restart);

@@ -23,6 +23,9 @@ struct kind_desc {
 	enum lat_kind join;		/* itself, or the kind whose elements it joins */
 	const char *prefix;		/* "", "run_", "raise_": before its value fields (avg_ns, p50_ns, ...) */
 	const char *sub_key;		/* "irq": field (and metric label) of sub; NULL: sub indexes sub_names, not shown */
+	bool sub_is_cpu;		/* sub is the CPU (timers: a series per function and CPU): not in log lines */
+	bool own_object;		/* report.c shapes its answers itself (timers: per class and per CPU) */
+	bool named_by_address;		/* id is a kernel function, named from /proc/kallsyms (ksym.c) */
 	const char *name_key;		/* "name", "vector": field of the series' name */
 	const char *const *sub_names;	/* a kind named in user space: its names by sub (NULL: named by its program) */
 	unsigned nsub_names;
@@ -47,6 +50,11 @@ struct kind_desc {
 const struct kind_desc *kind_get(enum lat_kind k);
 /* The name of series sub of a kind named in user space; NULL for the others (and out of range). */
 const char *kind_sub_name(enum lat_kind k, uint32_t sub);
+/* The name of a series its program does not name (sub_names, kallsyms, "(other)"); name
+ * is left alone when none of them applies. */
+void kind_name_series(enum lat_kind k, uint64_t id, uint32_t sub, char *name, size_t len);
+/* A timer function's class: "tick" (the scheduler tick), "sleep" (hrtimer_wakeup), "other" */
+const char *timer_class(const char *function);
 /* "IRQ 36 (virtio1-req.0)", "softirq NET_RX": a series in a log line */
 void kind_describe(char *buf, size_t len, enum lat_kind k, uint32_t sub, const char *name);
 /* The journal fields that name a series: IRQ=36 IRQ_NAME=virtio1-req.0, or SOFTIRQ=NET_RX */

@@ -11,6 +11,9 @@
 #include "hardirq.skel.h"
 #include "softirq.skel.h"
 #include "vector.skel.h"
+#include "timer.skel.h"
+#include "ksym.h"
+#include "threaded.skel.h"
 #include "loader.h"
 #include "log.h"
 #include "common/macro.h"
@@ -59,6 +62,10 @@ int loader_check_privileges(void)
 	return 0;
 }
 
+/* Set while a load may fail for a reason the loader reports in its own words and works around
+ * (fentry refused): libbpf's warnings then go to the debug level. */
+static bool libbpf_quiet;
+
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	static int verbose = -1;
@@ -66,6 +73,8 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 
 	if (verbose < 0)
 		verbose = getenv("IRQLATD_LIBBPF_DEBUG") != NULL;
+	if (level == LIBBPF_WARN && libbpf_quiet)
+		level = LIBBPF_DEBUG;
 	if (level == LIBBPF_DEBUG && !verbose)
 		return 0;
 	/* one message can be the verifier's whole log: log every line of it, none cut */
@@ -157,14 +166,18 @@ uint64_t loader_map_bytes(uint32_t ncpus, uint32_t max_cells, uint32_t ringbuf_b
 {
 	uint64_t hash_entry = sizeof(struct cell_key) + 8 /* value, rounded */ + 48 /* htab_elem */;
 
-	return (uint64_t)ncpus * (sizeof(struct hardirq_cpu) + sizeof(struct softirq_cpu) + sizeof(struct vector_cpu)) +
+	return (uint64_t)ncpus * (sizeof(struct hardirq_cpu) + sizeof(struct softirq_cpu) + sizeof(struct vector_cpu) +
+				  sizeof(struct timer_cpu) + sizeof(struct threaded_cpu)) +
 	       (uint64_t)max_cells * (sizeof(struct lat_cell) + sizeof(struct lat_cell_meta) + hash_entry) +
+	       (uint64_t)THREADED_TASKS * (4 + sizeof(struct threaded_task) + 48) + THREADED_PID_WORDS * 8 +
 	       ringbuf_bytes + (uint64_t)ncpus * DROP_KINDS * 8;
 }
 
 /* Every kind's object shares these with the hardirq object's (bpf/cell.bpf.h, ringbuf.bpf.h):
- * one pool of cells, one mmap, one ring buffer. */
-static const char *const shared_maps[] = { "cells", "cell_meta", "cell_index", "cell_next", "events", "drops" };
+ * one pool of cells, one mmap, one ring buffer; and, with the objects that have them, the
+ * threaded IRQs' state that the hard-IRQ exit stamps (bpf/threaded.bpf.h). */
+static const char *const shared_maps[] = { "cells", "cell_meta", "cell_index", "cell_next", "events", "drops",
+					   "threaded_tasks", "threaded_pids" };
 
 static int share_maps(struct bpf_object *obj, struct bpf_object *owner)
 {
@@ -173,6 +186,8 @@ static int share_maps(struct bpf_object *obj, struct bpf_object *owner)
 		struct bpf_map *o = bpf_object__find_map_by_name(owner, shared_maps[i]);
 		int r;
 
+		if (!m && i >= 6)	/* not every kind has the threaded maps */
+			continue;
 		if (!m || !o)
 			return -ENOENT;
 		r = bpf_map__reuse_fd(m, bpf_map__fd(o));
@@ -239,9 +254,15 @@ static void note_attached(struct loader *l, const char *system, const char *even
 	snprintf(t->program, sizeof(t->program), "%s", bpf_program__name(p));
 }
 
+/* The tracepoint system of an event of a kind's object: the kind's, but sched_switch's is sched */
+static const char *event_system(const char *ev, const char *system)
+{
+	return !strcmp(ev, "sched_switch") ? "sched" : system;
+}
+
 /* Attaches the loaded programs of a kind's object: exits first, then entries, then the rest
- * (softirq_raise): an entry without its exit is harmless, an exit paired with a stale entry
- * is not, and a raise is only measured once its entry is seen. */
+ * (softirq_raise, sched_switch): an entry without its exit is harmless, an exit paired with a
+ * stale entry is not, and a raise is only measured once its entry is seen. */
 static int attach_kind(struct loader *l, struct bpf_object *obj, const char *system)
 {
 	struct bpf_program *p;
@@ -259,9 +280,10 @@ static int attach_kind(struct loader *l, struct bpf_object *obj, const char *sys
 				return log_error_errno(-E2BIG, "more than %d programs to attach: raise LOADER_LINKS_MAX", LOADER_LINKS_MAX);
 			k = bpf_program__attach(p);
 			if (!k)
-				return log_error_errno(-errno, "cannot attach to tracepoint %s:%s (%s): %m", system, ev, l->attach_style);
+				return log_error_errno(-errno, "cannot attach to tracepoint %s:%s (%s): %m", event_system(ev, system), ev,
+						       l->attach_style);
 			l->links[l->nlinks++] = k;
-			note_attached(l, system, ev, p);
+			note_attached(l, event_system(ev, system), ev, p);
 		}
 	return 0;
 }
@@ -329,6 +351,129 @@ static int open_vector(struct loader *l, const struct btf *vmlinux, bool btf_sty
 	return attach_kind(l, v->obj, "irq_vectors");
 }
 
+/* hrtimer lateness and wake-up latency (bpf/timer.bpf.c): timer:hrtimer_expire_entry, and
+ * sched:sched_switch for the wake-ups, which need tp_btf (task local storage takes a typed
+ * task pointer) and hrtimer_wakeup's address from /proc/kallsyms. */
+static int open_timer(struct loader *l, const struct btf *vmlinux, bool btf_style, int ncpus, bool wakeups,
+		      uint32_t max_wakeup_cells)
+{
+	struct timer_bpf *t = timer_bpf__open();
+	uint64_t wake_fn = 0;
+	char missing[128];
+	int r;
+
+	if (!t)
+		return log_error_errno(-errno, "cannot open the timer BPF object: %m");
+	l->timer = t;
+	t->data->lateness_threshold_ns = l->cell_threshold_ns[KIND_TIMER];
+	t->data->wakeup_threshold_ns = l->cell_threshold_ns[KIND_WAKEUP];
+	bpf_map__set_max_entries(t->maps.timer_cpu, (uint32_t)ncpus);
+	r = share_maps(t->obj, l->skel->obj);
+	if (r < 0)
+		return log_error_errno(r, "cannot share the cell pool with the timer programs: %m");
+	if (choose_programs(t->obj, vmlinux, btf_style, missing, sizeof(missing)) == 0 ||
+	    !kernel_has_event(vmlinux, "hrtimer_expire_entry")) {
+		log_warning("timers: the kernel has no tracepoint timer:hrtimer_expire_entry: timer lateness and wake-ups are not measured");
+		timer_bpf__destroy(TAKE_PTR(l->timer));
+		return 0;
+	}
+	if (wakeups) {
+		if (!btf_style)
+			log_info("wake-ups: not measured with raw_tp programs (task local storage needs tp_btf); timer lateness is");
+		else if (!kernel_has_event(vmlinux, "sched_switch"))
+			log_warning("wake-ups: the kernel has no tracepoint sched:sched_switch: wake-up latency is not measured");
+		else if ((r = ksym_addr(NULL, "hrtimer_wakeup", &wake_fn)) < 0)
+			log_warning("wake-ups: cannot find hrtimer_wakeup in /proc/kallsyms (%s): wake-up latency is not measured",
+				    strerror(-r));
+	}
+	l->wakeups = wake_fn != 0;
+	t->rodata->hrtimer_wakeup_fn = wake_fn;
+	t->rodata->max_wakeup_cells = max_wakeup_cells;
+	bpf_program__set_autoload(t->progs.sched_switch_btf, l->wakeups);
+	if (timer_bpf__load(t))
+		return load_error(-errno, "timer");
+	return attach_kind(l, t->obj, "timer");
+}
+
+static bool kernel_has_func(const struct btf *vmlinux, const char *func)
+{
+	return btf__find_by_name_kind(vmlinux, func, BTF_KIND_FUNC) > 0;
+}
+
+/* Threaded IRQs (bpf/threaded.bpf.c): sched_switch, and fentry/fexit on genirq's thread
+ * wrappers when the kernel's BTF has them and the kernel lets them attach; without those the
+ * wake-to-run is measured and the run time is not (said once). Attached before the hard-IRQ
+ * programs, so that no wake is stamped before its switch can be seen. */
+static int open_threaded(struct loader *l, const struct btf *vmlinux, bool btf_style, int ncpus, bool fentry)
+{
+	struct threaded_bpf *t = threaded_bpf__open();
+	char missing[128];
+	unsigned first = l->nlinks, first_noted = l->nattached;
+	bool has_funcs;
+	struct bpf_program *p;
+	int r;
+
+	if (!t)
+		return log_error_errno(-errno, "cannot open the threaded IRQ BPF object: %m");
+	l->threaded = t;
+	t->data->wake_threshold_ns = l->cell_threshold_ns[KIND_THREADED];
+	t->data->run_threshold_ns = l->cell_threshold_ns[KIND_THREADED_RUN];
+	bpf_map__set_max_entries(t->maps.threaded_cpu, (uint32_t)ncpus);
+	r = share_maps(t->obj, l->skel->obj);
+	if (r < 0)
+		return log_error_errno(r, "cannot share the cell pool with the threaded IRQ programs: %m");
+	if (choose_programs(t->obj, vmlinux, btf_style, missing, sizeof(missing)) == 0) {
+		log_warning("threaded IRQs: the kernel has no tracepoint sched:%s: threaded IRQs are not measured", missing);
+		threaded_bpf__destroy(TAKE_PTR(l->threaded));
+		return 0;
+	}
+	has_funcs = kernel_has_func(vmlinux, "irq_thread_fn") && kernel_has_func(vmlinux, "irq_forced_thread_fn");
+	fentry = fentry && has_funcs;
+	bpf_program__set_autoload(t->progs.threaded_fn_entry, fentry);
+	bpf_program__set_autoload(t->progs.threaded_fn_exit, fentry);
+	bpf_program__set_autoload(t->progs.threaded_forced_fn_entry, fentry);
+	bpf_program__set_autoload(t->progs.threaded_forced_fn_exit, fentry);
+	libbpf_quiet = fentry;	/* a refused fentry program is said below, in one line */
+	r = threaded_bpf__load(t) ? -errno : 0;
+	libbpf_quiet = false;
+	if (r < 0) {
+		if (!bpf_program__autoload(t->progs.threaded_fn_entry))
+			return load_error(r, "threaded IRQ");
+		log_warning("threaded IRQs: the kernel refused fentry/fexit programs on irq_thread_fn (%s; IRQLATD_LIBBPF_DEBUG=1 with --verbose shows libbpf's log): the thread handlers' run time is not measured",
+			    strerror(-r));
+		threaded_bpf__destroy(TAKE_PTR(l->threaded));
+		return open_threaded(l, vmlinux, btf_style, ncpus, false);
+	}
+	/* fexit before fentry, as exits before entries */
+	for (int pass = 0; pass < 2; pass++)
+		bpf_object__for_each_program(p, t->obj) {
+			const char *sec = bpf_program__section_name(p);
+			struct bpf_link *k;
+
+			if (!bpf_program__autoload(p) || strncmp(sec, pass ? "fentry/" : "fexit/", pass ? 7 : 6))
+				continue;
+			if (l->nlinks == LOADER_LINKS_MAX)
+				return log_error_errno(-E2BIG, "more than %d programs to attach: raise LOADER_LINKS_MAX", LOADER_LINKS_MAX);
+			k = bpf_program__attach(p);
+			if (!k) {
+				r = -errno;
+				log_warning("threaded IRQs: cannot attach %s (%s): the thread handlers' run time is not measured",
+					    sec, strerror(-r));
+				while (l->nlinks > first)
+					bpf_link__destroy(l->links[--l->nlinks]);
+				l->nattached = first_noted;
+				threaded_bpf__destroy(TAKE_PTR(l->threaded));
+				return open_threaded(l, vmlinux, btf_style, ncpus, false);
+			}
+			l->links[l->nlinks++] = k;
+			note_attached(l, pass ? "fentry" : "fexit", strchr(sec, '/') + 1, p);
+		}
+	l->threaded_run = fentry;
+	if (!has_funcs)
+		log_info("threaded IRQs: this kernel has no irq_thread_fn/irq_forced_thread_fn in its BTF: the wake-to-run latency is measured, the thread handlers' run time is not");
+	return attach_kind(l, t->obj, "sched");
+}
+
 bool loader_kind_on(const struct loader *l, enum lat_kind kind)
 {
 	switch (kind) {
@@ -339,6 +484,15 @@ bool loader_kind_on(const struct loader *l, enum lat_kind kind)
 		return l->softirq != NULL;
 	case KIND_VECTOR:
 		return l->vector != NULL;
+	case KIND_TIMER:
+		return l->timer != NULL;
+	case KIND_WAKEUP:
+	case KIND_WAKEUP_CPU:
+		return l->timer != NULL && l->wakeups;
+	case KIND_THREADED:
+		return l->threaded != NULL;
+	case KIND_THREADED_RUN:
+		return l->threaded != NULL && l->threaded_run;
 	default:
 		return false;
 	}
@@ -388,6 +542,9 @@ int loader_open(struct loader *l, const struct loader_opts *o)
 	bpf_map__set_max_entries(skel->maps.cells, o->max_cells);
 	bpf_map__set_max_entries(skel->maps.cell_meta, o->max_cells);
 	bpf_map__set_max_entries(skel->maps.events, o->ringbuf_bytes);
+	skel->rodata->threaded_on = o->threaded;	/* the exit stamps IRQ threads' wakes */
+	if (!o->threaded)
+		bpf_map__set_max_entries(skel->maps.threaded_tasks, 1);
 	/* one attach style per run, chosen once, so the verifier sees only the programs we use */
 	bpf_program__set_autoload(skel->progs.irq_entry_btf, btf_style);
 	bpf_program__set_autoload(skel->progs.irq_exit_btf, btf_style);
@@ -411,6 +568,10 @@ int loader_open(struct loader *l, const struct loader_opts *o)
 		return log_error_errno(r, "cannot map the histogram cells into memory: %m");
 	l->pool = pool;
 	l->pool->max = o->max_cells;
+	/* before the hard-IRQ programs: a wake stamped before its thread's switch could be seen
+	 * would give one false latency at the thread's next switch */
+	if (o->threaded && (r = open_threaded(l, vmlinux, btf_style, ncpus, true)) < 0)
+		return r;
 
 	struct bpf_program *entry = btf_style ? skel->progs.irq_entry_btf : skel->progs.irq_entry_raw;
 	struct bpf_program *exit_ = btf_style ? skel->progs.irq_exit_btf : skel->progs.irq_exit_raw;
@@ -428,6 +589,8 @@ int loader_open(struct loader *l, const struct loader_opts *o)
 	if (o->softirqs && (r = open_softirq(l, vmlinux, btf_style, ncpus)) < 0)
 		return r;
 	if (o->vectors && (r = open_vector(l, vmlinux, btf_style, ncpus)) < 0)
+		return r;
+	if (o->timers && (r = open_timer(l, vmlinux, btf_style, ncpus, o->wakeups, o->max_wakeup_cells)) < 0)
 		return r;
 	l->entry_prog_fd = bpf_program__fd(entry);
 	l->exit_prog_fd = bpf_program__fd(exit_);
@@ -447,8 +610,12 @@ void loader_close(struct loader *l)
 		munmap((void *)l->pool, l->pool_len);
 	for (unsigned i = 0; i < l->nlinks; i++)
 		bpf_link__destroy(l->links[i]);
+	if (l->threaded)
+		threaded_bpf__destroy(l->threaded);
 	if (l->vector)
 		vector_bpf__destroy(l->vector);
+	if (l->timer)
+		timer_bpf__destroy(l->timer);
 	if (l->softirq)
 		softirq_bpf__destroy(l->softirq);
 	if (l->skel)
@@ -533,6 +700,14 @@ void loader_set_threshold(struct loader *l, enum lat_kind kind, uint64_t thresho
 		global = &l->softirq->data->raise_threshold_ns;
 	else if (kind == KIND_VECTOR && l->vector)
 		global = &l->vector->data->threshold_ns;
+	else if (kind == KIND_TIMER && l->timer)
+		global = &l->timer->data->lateness_threshold_ns;
+	else if (kind == KIND_WAKEUP && l->timer)
+		global = &l->timer->data->wakeup_threshold_ns;
+	else if (kind == KIND_THREADED && l->threaded)
+		global = &l->threaded->data->wake_threshold_ns;
+	else if (kind == KIND_THREADED_RUN && l->threaded)
+		global = &l->threaded->data->run_threshold_ns;
 	if (global)
 		__atomic_store_n(global, t, __ATOMIC_RELAXED);
 	used = loader_cells_used(l);

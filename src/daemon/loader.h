@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Loads and attaches the latency programs (hard IRQs, bpf/hardirq.bpf.c, whose object owns
- * the shared maps; softirqs, bpf/softirq.bpf.c; the CPU's own interrupts, bpf/vector.bpf.c),
+ * the shared maps; softirqs, bpf/softirq.bpf.c; the CPU's own interrupts, bpf/vector.bpf.c;
+ * hrtimer lateness and wake-up latency, bpf/timer.bpf.c),
  * and hands user space the maps it reads: the cell pool (mmap'ed), the ring buffer, the drop
  * counters. */
 #ifndef IRQLAT_LOADER_H
@@ -19,20 +20,29 @@ struct loader_opts {
 	uint32_t ringbuf_bytes;
 	uint64_t threshold_ns[KINDS];	/* per kind; 0: no outliers */
 	bool softirqs, vectors;		/* load those kinds (hard IRQs always) */
+	bool timers, wakeups;		/* hrtimer lateness; wake-up latency (needs timers) */
+	uint32_t max_wakeup_cells;	/* wake-up cells of tasks of their own */
+	bool threaded;			/* threaded IRQs: wake-to-run and the thread handler's run time */
 	int verbose;
 };
 
 struct hardirq_bpf;
 struct softirq_bpf;
 struct vector_bpf;
+struct timer_bpf;
+struct threaded_bpf;
 
-#define LOADER_LINKS_MAX 32	/* the extra kinds' links: softirq 3, vectors 22 */
+#define LOADER_LINKS_MAX 40	/* the extra kinds' links: softirq 3, vectors 22, timers 2, threaded 5 */
 
 struct loader {
 	struct hardirq_bpf *skel;	/* owns the shared maps */
 	struct softirq_bpf *softirq;	/* NULL: --no-softirqs */
 	struct vector_bpf *vector;	/* NULL: --no-vectors, or the kernel has no irq_vectors */
-	struct bpf_link *links[LOADER_LINKS_MAX];	/* of softirq and vector, in attach order */
+	struct timer_bpf *timer;	/* NULL: --no-timers, or the kernel has no timer:hrtimer_expire_entry */
+	bool wakeups;			/* the timer object measures wake-ups (sched_switch attached) */
+	struct threaded_bpf *threaded;	/* NULL: --no-threaded, or the kernel lacks sched_switch */
+	bool threaded_run;		/* the thread handler's run time is measured (fentry/fexit attached) */
+	struct bpf_link *links[LOADER_LINKS_MAX];	/* of softirq, vector, timer and threaded, in attach order */
 	unsigned nlinks;
 	/* every program attached, in attach order: status and the journal name them */
 	struct loader_tp {

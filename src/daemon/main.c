@@ -71,8 +71,11 @@ static json_object *outlier_json(const struct outlier *e)
 		json_object_object_add(o, k->sub_key, json_object_new_int((int)e->sub));
 	json_object_object_add(o, k->name_key, json_object_new_string(e->name));
 	json_object_object_add(o, k->value_key, json_object_new_uint64(e->value_ns));
-	json_object_object_add(o, "pid", json_object_new_int((int)e->pid));
-	json_object_object_add(o, "comm", json_object_new_string(e->comm));
+	/* the task on the CPU; a wake-up's own fields are the woken task's pid and comm */
+	json_object_object_add(o, e->kind == KIND_WAKEUP ? "cpu_pid" : "pid", json_object_new_int((int)e->pid));
+	json_object_object_add(o, e->kind == KIND_WAKEUP ? "cpu_comm" : "comm", json_object_new_string(e->comm));
+	if (e->kind == KIND_TIMER && e->aux)
+		json_object_object_add(o, "woken_pid", json_object_new_int((int)e->aux));
 	return o;
 }
 
@@ -234,7 +237,7 @@ static json_object *on_request(void *userdata, struct client *cl, json_object *o
 		return tracepoints_request(&d->tps, req.cmd == REQ_DETACH ? "detach" : "attach", o,
 					   client_peer_uid(cl, &uid) < 0 ? -1 : (long)uid);
 	case REQ_HIST:
-		return json_ok_reply(report_hist(&d->col, req.window, req.irq, req.name));
+		return json_ok_reply(report_hist(&d->col, req.window, req.irq, req.pid, req.name));
 	case REQ_STATUS: {
 		struct daemon_info info = {
 			.version = IRQLAT_VERSION, .attach_style = d->bpf.attach_style,
@@ -412,10 +415,14 @@ static int daemon_start(struct daemon *d)
 	const char *no_group;
 	struct loader_opts lo = {
 		.mode = d->cfg.attach,
-		.max_cells = d->cfg.max_cells ? d->cfg.max_cells : default_max_cells((unsigned)libbpf_num_possible_cpus()),
+		.max_cells = d->cfg.max_cells ? d->cfg.max_cells : default_max_cells((unsigned)libbpf_num_possible_cpus(), d->cfg.max_wakeup_cells),
 		.ringbuf_bytes = d->cfg.ringbuf_kb * 1024,
 		.softirqs = !d->cfg.no_softirqs,
 		.vectors = !d->cfg.no_vectors,
+		.timers = !d->cfg.no_timers,
+		.wakeups = !d->cfg.no_timers && !d->cfg.no_wakeups,
+		.max_wakeup_cells = d->cfg.max_wakeup_cells,
+		.threaded = !d->cfg.no_threaded,
 		.verbose = d->cfg.verbose,
 	};
 	int r;
@@ -445,7 +452,7 @@ static int daemon_start(struct daemon *d)
 		return r;
 	/* the port too: "in use" is found before any program is loaded; pages are served only
 	 * from the loop, when the collector below is ready */
-	struct metrics_sources ms = { .col = &d->col, .tps = &d->tps };
+	struct metrics_sources ms = { .col = &d->col, .tps = &d->tps, .cfg = &d->cfg };
 	struct metrics_limits ml = { .max_connections = d->cfg.max_http_connections, .timeout_s = d->cfg.http_timeout_s };
 	r = metrics_open(&d->metrics, d->ev, d->cfg.metrics, &ms, &ml);
 	if (r < 0)

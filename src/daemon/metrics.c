@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The Prometheus page, text format 0.0.4 (docs/metrics.md): what GET /metrics answers, and
- * what other requests get. metrics_http.c serves it. A page is a few kB per handler and takes
+/* The Prometheus page (docs/metrics.md): what it holds, in whichever format the scraper asks
+ * for (metrics_page.h: the text format 0.0.4, or the protobuf stream with native histograms),
+ * and what other requests get. metrics_http.c serves it. A page is a few kB per handler and takes
  * microseconds to build, on the daemon's only thread, between ticks, reading the collector
  * without any locking. */
 #include <errno.h>
@@ -11,58 +12,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/types.h>
 #include "config.h"
 #include "kind.h"
 #include "log.h"
 #include "metrics.h"
+#include "metrics_page.h"
 #include "common/macro.h"
 #include "common/util.h"
 
-/* The classic histogram's le bounds: every 8th schema-3 bound, 2^m s for m = -23 (119 ns) to
- * 2 (4 s), each an exact bucket bound of bpf/hist_bucket.h, so each cumulative count is exact
- * and a Prometheus native histogram of the same cells would agree with it. */
-#define LE_MIN_LOG2_S (-23)
-#define LE_MAX_LOG2_S 2
 #define MAX_WINDOW WINDOW_10S	/* <kind>_max_seconds: the max over the last 10 s */
 
 /* Label values: the name as text_escape() writes it (Prometheus refuses a whole page over one
  * label that is not UTF-8, and a handler name is the driver's bytes, cut to IRQ_NAME_LEN by
- * the BPF program, maybe in the middle of a character), then backslash and double quote
- * escaped as the text format wants. */
+ * the BPF program, maybe in the middle of a character); the text writer then escapes
+ * backslash and double quote as its format wants. */
 #define LABEL_MAX (4 * TP_NAME_MAX + 1)	/* text_escape() of the longest name: 4 bytes a byte */
 
 static void label_text(char *buf, const char *s, size_t max)
 {
 	text_escape(buf, LABEL_MAX, s, strnlen(s, max));
-}
-
-static void put_escaped(FILE *f, const char *text)
-{
-	for (; *text; text++) {
-		if (*text == '\\' || *text == '"')
-			fputc('\\', f);
-		fputc(*text, f);
-	}
-}
-
-static void put_label(FILE *f, const char *s, size_t max)
-{
-	char text[LABEL_MAX];
-
-	label_text(text, s, max);
-	put_escaped(f, text);
-}
-
-static void family(FILE *f, const char *name, const char *type, const char *help)
-{
-	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
-}
-
-/* ns as seconds, exactly: 1234567890 -> 1.234567890 */
-static void put_seconds(FILE *f, uint64_t ns)
-{
-	fprintf(f, "%" PRIu64 ".%09" PRIu64, ns / 1000000000u, ns % 1000000000u);
 }
 
 /* Series of one kind that share a sub and a name (one driver registered twice on a shared
@@ -121,17 +91,20 @@ static struct group *group_series(const struct collector *c)
 	return g;
 }
 
-/* "name{irq="25",handler="virtio1-req.0"": the caller adds more labels or the closing brace */
-static void series_labels(FILE *f, const char *prefix, const char *suffix, const struct series *s)
+/* The labels of a series: irq="25",handler="virtio1-req.0" (or vector="NET_RX"); sub holds
+ * the number's text */
+static unsigned series_labels(struct metric_label *l, char sub[12], const struct series *s, const struct group *g)
 {
 	const struct kind_desc *k = kind_get(s->kind);
+	unsigned n = 0;
 
-	fprintf(f, "%s%s{", prefix, suffix);
-	if (k->sub_key)	/* the others' sub only indexes their names */
-		fprintf(f, "%s=\"%u\",", k->sub_key, s->sub);
-	fprintf(f, "%s=\"", k->name_label);
-	put_label(f, s->name, IRQ_NAME_LEN);
-	fputc('"', f);
+	if (k->sub_key) {	/* the others' sub only indexes their names */
+		snprintf(sub, 12, "%u", s->sub);
+		l[n++] = (struct metric_label){ k->sub_key, sub };
+	}
+	if (k->name_label)	/* else the sub alone names it (a CPU) */
+		l[n++] = (struct metric_label){ k->name_label, g->label };
+	return n;
 }
 
 static uint64_t group_runs(const struct group *g)
@@ -167,21 +140,23 @@ static uint64_t group_storms(const struct group *g)
 /* The per-series families of one number each; the histogram has its own shape. Names are the
  * kind's prefix plus the suffix (NULL: "_<aux_key>_total"), help texts the kind's noun. */
 static const struct series_family {
-	const char *suffix, *type, *help;
+	const char *suffix;
+	enum metric_type type;
+	const char *help;
 	uint64_t (*value)(const struct group *g);
 	bool seconds;	/* the value is in ns, shown in seconds */
 	bool hardirq_only;	/* storms are about IRQ lines (storm.h) */
 } series_families[] = {
-	{ "_runs_total", "counter", "Runs of a %s since irqlatd started.", group_runs, false, false },
-	{ "_seconds_total", "counter", "Time spent in a %s since irqlatd started.", group_ns, true, false },
-	{ NULL, "counter", NULL, group_aux, false, false },
-	{ "_max_seconds", "gauge", "Longest run of a %s in the last 10 s.", group_max_ns, true, false },
-	{ "_storm", "gauge", "1 while irqlatd sees an interrupt storm on a %s (irqlat(1), STORMS), else 0.",
+	{ "_runs_total", METRIC_COUNTER, "Runs of a %s since irqlatd started.", group_runs, false, false },
+	{ "_seconds_total", METRIC_COUNTER, "Time spent in a %s since irqlatd started.", group_ns, true, false },
+	{ NULL, METRIC_COUNTER, NULL, group_aux, false, false },
+	{ "_max_seconds", METRIC_GAUGE, "Longest run of a %s in the last 10 s.", group_max_ns, true, false },
+	{ "_storm", METRIC_GAUGE, "1 while irqlatd sees an interrupt storm on a %s (irqlat(1), STORMS), else 0.",
 	  group_storm, false, true },
-	{ "_storms_total", "counter", "Interrupt storms irqlatd saw start on a %s.", group_storms, false, true },
+	{ "_storms_total", METRIC_COUNTER, "Interrupt storms irqlatd saw start on a %s.", group_storms, false, true },
 };
 
-static void series_metrics(FILE *f, const struct collector *c, const struct group *g, enum lat_kind kind)
+static void series_metrics(struct page_writer *w, const struct collector *c, const struct group *g, enum lat_kind kind)
 {
 	const struct kind_desc *k = kind_get(kind);
 
@@ -204,122 +179,161 @@ static void series_metrics(FILE *f, const struct collector *c, const struct grou
 			snprintf(help, sizeof(help), fam->help, k->noun);
 		else
 			snprintf(help, sizeof(help), "%s", k->aux_help);
-		family(f, name, fam->type, help);
+		w->family(w, name, fam->type, help);
 		for (unsigned i = 0; i < c->nseries; i++) {
+			struct metric_label l[METRIC_LABELS_MAX];
+			char sub[12];
+
 			if (g[i].leader != i || c->series[i].kind != kind)
 				continue;
-			series_labels(f, name, "", &c->series[i]);
-			fputs("} ", f);
-			if (fam->seconds)
-				put_seconds(f, fam->value(&g[i]));
-			else
-				fprintf(f, "%" PRIu64, fam->value(&g[i]));
-			fputc('\n', f);
+			w->number(w, l, series_labels(l, sub, &c->series[i], &g[i]), fam->value(&g[i]), fam->seconds);
 		}
 	}
 }
 
-static void histogram_metrics(FILE *f, const struct collector *c, const struct group *g, enum lat_kind kind)
+unsigned metrics_le_bounds(unsigned factor, int index[LE_BOUNDS_MAX])
+{
+	unsigned n = 0;
+
+	for (int i = LE_MIN_INDEX; i <= LE_MAX_INDEX; i++)
+		if (i % (int)factor == 0)
+			index[n++] = i;
+	return n;
+}
+
+double metrics_le_seconds(int index)
+{
+	return index % 8 ? exp2(index / 8.0) : ldexp(1.0, index / 8);
+}
+
+void metrics_le_counts(const struct hist *h, const int *index, unsigned n, uint64_t *cum)
+{
+	uint64_t sum = 0;
+	unsigned b = 0;
+
+	for (unsigned j = 0; j < n; j++) {
+		/* le = 2^(i/8) s is the upper bound (inclusive) of schema-3 bucket i; the zero
+		 * bucket (b = 0) lies below every one */
+		for (; b < HIST_OVERFLOW && (b == HIST_ZERO || hist_schema_index(b) <= index[j]); b++)
+			sum += h->bucket[b];
+		cum[j] = sum;
+	}
+}
+
+/* Per series, the sum of its group's cells since start: irqlatd's buckets, which each writer
+ * turns into its format's (docs/metrics.md, "The histogram's buckets") */
+static void histogram_metrics(struct page_writer *w, const struct collector *c, const struct group *g, enum lat_kind kind,
+			      unsigned le_factor)
 {
 	const struct kind_desc *k = kind_get(kind);
 	_cleanup_free_ struct hist *sum = malloc(sizeof(*sum));
-	char name[96], help[200];
+	char name[96], help[240];
 
 	if (!sum)
 		return;
 	snprintf(name, sizeof(name), "%s%s", k->metric, k->hist_suffix);
-	snprintf(help, sizeof(help), "%s; le bounds are every 8th bound of irqlatd's histogram, Prometheus schema 3 (exact counts).",
-		 k->value_help);
-	family(f, name, "histogram", help);
+	if (le_factor == 1)
+		snprintf(help, sizeof(help), "%s; le bounds are the bounds of irqlatd's histogram, Prometheus schema 3 (exact counts).",
+			 k->value_help);
+	else
+		snprintf(help, sizeof(help), "%s; le bounds are every %uth bound of irqlatd's histogram, Prometheus schema 3 (exact counts).",
+			 k->value_help, le_factor);
+	w->family(w, name, METRIC_HISTOGRAM, help);
 	for (unsigned i = 0; i < c->nseries; i++) {
-		const struct series *s = &c->series[i];
+		struct metric_label l[METRIC_LABELS_MAX];
 		struct hist one;
-		uint64_t cum = 0;
-		unsigned b = 0;
+		char sub[12];
 
-		if (g[i].leader != i || s->kind != kind)
+		if (g[i].leader != i || c->series[i].kind != kind)
 			continue;
 		memset(sum, 0, sizeof(*sum));
 		for (unsigned j = i; j != UINT_MAX; j = g[j].next) {
 			collector_series_total(c, j, &one);
 			hist_add(sum, &one);
 		}
-		for (int m = LE_MIN_LOG2_S; m <= LE_MAX_LOG2_S; m++) {
-			/* le = 2^m s is the upper bound (inclusive) of schema-3 bucket 8m */
-			for (; b < HIST_BUCKETS && hist_schema_index(b) <= 8 * m; b++)
-				cum += sum->bucket[b];
-			series_labels(f, name, "_bucket", s);
-			fprintf(f, ",le=\"%.17g\"} %" PRIu64 "\n", ldexp(1.0, m), cum);
-		}
-		for (; b < HIST_BUCKETS; b++)
-			cum += sum->bucket[b];
-		series_labels(f, name, "_bucket", s);
-		fprintf(f, ",le=\"+Inf\"} %" PRIu64 "\n", cum);
-		series_labels(f, name, "_sum", s);
-		fputs("} ", f);
-		put_seconds(f, sum->sum_ns);
-		fputc('\n', f);
-		series_labels(f, name, "_count", s);
-		/* the buckets' total, which is .count (each value lands in one bucket) */
-		fprintf(f, "} %" PRIu64 "\n", cum);
+		w->histogram(w, l, series_labels(l, sub, &c->series[i], &g[i]), sum);
 	}
 }
 
-static void bpf_stats(FILE *f, const struct loader *l)
+static void bpf_stats(struct page_writer *w, const struct loader *l)
 {
 	struct loader_cost cost;
 
 	/* only while the kernel counts: a stale total would read as no cost at all */
 	if (loader_read_cost(l, &cost) < 0 || !cost.stats_enabled)
 		return;
-	family(f, "irqlat_bpf_run_seconds_total", "counter",
-	       "Time the kernel ran irqlatd's IRQ entry and exit programs (while BPF stats are on).");
-	fputs("irqlat_bpf_run_seconds_total ", f);
-	put_seconds(f, cost.run_time_ns);
-	fputc('\n', f);
-	family(f, "irqlat_bpf_runs_total", "counter",
-	       "IRQs irqlatd's programs measured while BPF stats were on (runs of the exit program).");
-	fprintf(f, "irqlat_bpf_runs_total %llu\n", (unsigned long long)cost.run_cnt);
+	w->family(w, "irqlat_bpf_run_seconds_total", METRIC_COUNTER,
+		  "Time the kernel ran irqlatd's IRQ entry and exit programs (while BPF stats are on).");
+	w->number(w, NULL, 0, cost.run_time_ns, true);
+	w->family(w, "irqlat_bpf_runs_total", METRIC_COUNTER,
+		  "IRQs irqlatd's programs measured while BPF stats were on (runs of the exit program).");
+	w->number(w, NULL, 0, cost.run_cnt, false);
 }
 
-static void tracepoint_metrics(FILE *f, const struct tp_set *s)
+static void tracepoint_metrics(struct page_writer *w, const struct tp_set *s)
 {
 	static const struct {
-		const char *name, *type, *help;
+		const char *name, *help;
 		enum tp_counter counter;
 	} fam[] = {
-		{ "irqlat_tracepoint_events_total", "counter", "Events of a consumed tracepoint.",
-		  TP_COUNTER_EVENTS },
-		{ "irqlat_tracepoint_gaps_total", "counter",
+		{ "irqlat_tracepoint_events_total", "Events of a consumed tracepoint.", TP_COUNTER_EVENTS },
+		{ "irqlat_tracepoint_gaps_total",
 		  "Times a tracepoint's counting argument skipped values (events the program did not see).",
 		  TP_COUNTER_GAPS },
-		{ "irqlat_tracepoint_missed_total", "counter",
-		  "Values a tracepoint's counting argument skipped, summed over its gaps.",
+		{ "irqlat_tracepoint_missed_total", "Values a tracepoint's counting argument skipped, summed over its gaps.",
 		  TP_COUNTER_MISSED },
 	};
 	unsigned n = tracepoints_count(s);
+	char label[LABEL_MAX];
+	struct metric_label l = { "tracepoint", label };
 
 	if (!n)
 		return;
-	for (unsigned k = 0; k < sizeof(fam) / sizeof(fam[0]); k++) {
-		family(f, fam[k].name, fam[k].type, fam[k].help);
+	for (unsigned k = 0; k < ELEMENTSOF(fam); k++) {
+		w->family(w, fam[k].name, METRIC_COUNTER, fam[k].help);
 		for (unsigned i = 0; i < n; i++) {
 			struct tp_info t = tracepoints_info(s, i);
 
-			fprintf(f, "%s{tracepoint=\"", fam[k].name);
-			put_label(f, t.name, TP_NAME_MAX);
-			fprintf(f, "\"} %" PRIu64 "\n", t.counter[fam[k].counter]);
+			label_text(label, t.name, TP_NAME_MAX);
+			w->number(w, &l, 1, t.counter[fam[k].counter], false);
 		}
 	}
-	family(f, "irqlat_tracepoint_attached", "gauge",
-	       "1 while irqlatd's program is attached to the tracepoint, 0 while it waits or is detached.");
+	w->family(w, "irqlat_tracepoint_attached", METRIC_GAUGE,
+		  "1 while irqlatd's program is attached to the tracepoint, 0 while it waits or is detached.");
 	for (unsigned i = 0; i < n; i++) {
 		struct tp_info t = tracepoints_info(s, i);
 
-		fputs("irqlat_tracepoint_attached{tracepoint=\"", f);
-		put_label(f, t.name, TP_NAME_MAX);
-		fprintf(f, "\"} %d\n", t.attached);
+		label_text(label, t.name, TP_NAME_MAX);
+		w->number(w, &l, 1, t.attached ? 1 : 0, false);
 	}
+}
+
+static void page_walk(struct page_writer *w, const struct metrics_sources *src, const struct group *g, unsigned le_factor)
+{
+	static const char *const drop_names[DROP_KINDS] = { "outlier", "tracepoint", "no_cell" };
+	const struct collector *c = src->col;
+	struct metric_label l;
+	unsigned handlers = 0;
+
+	w->family(w, "irqlat_build_info", METRIC_GAUGE, "irqlatd's version; always 1.");
+	l = (struct metric_label){ "version", IRQLAT_VERSION };
+	w->number(w, &l, 1, 1, false);
+	for (unsigned k = 0; k < KINDS; k++) {
+		series_metrics(w, c, g, k);
+		histogram_metrics(w, c, g, k, le_factor);
+	}
+	w->family(w, "irqlat_ringbuf_drops_total", METRIC_COUNTER,
+		  "Records the BPF programs could not hand to irqlatd (ring buffer full; no_cell: cell pool full, run not measured).");
+	for (unsigned k = 0; k < DROP_KINDS; k++) {
+		l = (struct metric_label){ "kind", drop_names[k] };
+		w->number(w, &l, 1, c->drops[k], false);
+	}
+	w->family(w, "irqlat_handlers", METRIC_GAUGE, "Hard-IRQ handlers seen since irqlatd started.");
+	for (unsigned i = 0; i < c->nseries; i++)
+		handlers += c->series[i].kind == KIND_HARDIRQ;
+	w->number(w, NULL, 0, handlers, false);
+	bpf_stats(w, c->bpf);
+	tracepoint_metrics(w, src->tps);
 }
 
 /* The page is written into memory sized for it from the start. open_memstream() doubles its
@@ -327,7 +341,9 @@ static void tracepoint_metrics(FILE *f, const struct tp_set *s)
  * those copies were carved out of them: a 12 MiB page (4096 handlers x 256 CPUs) took 35 MiB
  * at its peak, which put the daemon over its 64 MiB bound (bench/scale, docs/bench.md). A
  * page is about 3 KiB a series (12,436,211 bytes for 4096): PAGE_SERIES_BYTES a series holds
- * it whole, and the part not written is never touched. */
+ * it whole, and the part not written is never touched. The protobuf page is about a third of
+ * the text one; a text page with a metrics-le-factor below 8 has more le lines a histogram
+ * (up to 202 at 1) and grows past the estimate by halves. */
 #define PAGE_SERIES_BYTES 4096u
 #define PAGE_BASE_BYTES (64u << 10)	/* build info, drops, BPF statistics, tracepoints */
 
@@ -366,51 +382,132 @@ static FILE *page_open(struct page *p, unsigned nseries)
 	return fopencookie(p, "w", (cookie_io_functions_t){ .write = page_write });
 }
 
-char *metrics_render(const struct metrics_sources *src, size_t *len)
+char *metrics_render_as(const struct metrics_sources *src, enum metrics_format format, size_t *len)
 {
-	static const char *const drop_names[DROP_KINDS] = { "outlier", "tracepoint", "no_cell" };
-	const struct collector *c = src->col;
-	_cleanup_free_ struct group *g = group_series(c);
+	unsigned le_factor = src->cfg ? src->cfg->metrics_le_factor : METRICS_LE_FACTOR_DEFAULT;
+	_cleanup_free_ struct group *g = group_series(src->col);
 	struct page page = { 0 };
-	_cleanup_free_ char *buf = NULL;
-	_cleanup_fclose_ FILE *f = page_open(&page, c->nseries);	/* closed before buf is freed */
+	FILE *f = page_open(&page, src->col->nseries);
+	int r = -ENOMEM;
 
-	buf = page.buf;
-	if (!f || !g)
-		return NULL;
+	if (f && g) {
+		_cleanup_(page_writer_freep) struct page_writer *w =
+			format == METRICS_PROTOBUF ? metrics_pb_writer(f, le_factor) : metrics_text_writer(f, le_factor);
 
-	family(f, "irqlat_build_info", "gauge", "irqlatd's version; always 1.");
-	fprintf(f, "irqlat_build_info{version=\"%s\"} 1\n", IRQLAT_VERSION);
-	for (unsigned k = 0; k < KINDS; k++) {
-		series_metrics(f, c, g, k);
-		histogram_metrics(f, c, g, k);
+		if (w) {
+			page_walk(w, src, g, le_factor);
+			r = w->end(w);
+		}
 	}
-
-	family(f, "irqlat_ringbuf_drops_total", "counter",
-	       "Records the BPF programs could not hand to irqlatd (ring buffer full; no_cell: cell pool full, run not measured).");
-	for (unsigned k = 0; k < DROP_KINDS; k++)
-		fprintf(f, "irqlat_ringbuf_drops_total{kind=\"%s\"} %" PRIu64 "\n", drop_names[k], c->drops[k]);
-	family(f, "irqlat_handlers", "gauge", "Hard-IRQ handlers seen since irqlatd started.");
-	unsigned handlers = 0;
-	for (unsigned i = 0; i < c->nseries; i++)
-		handlers += c->series[i].kind == KIND_HARDIRQ;
-	fprintf(f, "irqlat_handlers %u\n", handlers);
-	bpf_stats(f, c->bpf);
-	tracepoint_metrics(f, src->tps);
-
-	if (fclose(TAKE_PTR(f)) != 0)
-		return NULL;	/* out of memory while writing: buf is freed */
-	buf = page.buf;	/* a realloc may have moved it */
+	/* the last writes reach page.buf here, which a realloc may move: it is read after */
+	if (f && fclose(f) != 0)
+		r = -ENOMEM;	/* out of memory while writing */
+	if (r < 0) {
+		free(page.buf);
+		return NULL;
+	}
 	*len = page.len;
-	return TAKE_PTR(buf);
+	return page.buf;
 }
 
-struct metrics_answer metrics_route(const char *method, const char *path)
+char *metrics_render(const struct metrics_sources *src, size_t *len)
+{
+	return metrics_render_as(src, METRICS_TEXT, len);
+}
+
+/* One media range of an Accept header, [p, end): its q (1 when absent; 0, the range refused,
+ * when it is not a number from 0 to 1), and whether it names the protobuf stream irqlatd
+ * writes or the text format. Parameters other than proto, encoding, version and q are
+ * ignored; a range irqlatd cannot serve is neither. */
+static void media_range(const char *p, const char *end, bool *protobuf, bool *text, double *q)
+{
+	size_t n = strcspn(p, ";");
+	char type[64], proto[64] = "", encoding[32] = "", version[16] = "";
+
+	if (p + n > end)
+		n = (size_t)(end - p);
+	*q = 1;
+	*protobuf = *text = false;
+	while (n && (*p == ' ' || *p == '\t'))
+		p++, n--;
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+		n--;
+	if (n >= sizeof(type))
+		return;
+	memcpy(type, p, n);
+	type[n] = 0;
+	for (const char *a = p + strcspn(p, ";"); a < end && *a == ';';) {
+		const char *key = a + 1 + strspn(a + 1, " \t");
+		size_t klen = strcspn(key, "=;,"), vlen;
+		const char *val = key + klen;
+		char v[64];
+
+		a = val + strcspn(val, ";,");
+		if (a > end)
+			a = end;
+		if (*val != '=' || val >= end)
+			continue;
+		val++;
+		vlen = (size_t)(a - val);
+		while (vlen && (val[vlen - 1] == ' ' || val[vlen - 1] == '\t'))
+			vlen--;
+		if (vlen >= sizeof(v))
+			continue;
+		memcpy(v, val, vlen);
+		v[vlen] = 0;
+		if (klen == 1 && (*key == 'q' || *key == 'Q')) {
+			char *e;
+			double d = strtod(v, &e);
+
+			*q = e != v && !*e && d >= 0 && d <= 1 ? d : 0;
+		} else if (klen == 5 && !strncasecmp(key, "proto", 5) && vlen < sizeof(proto)) {
+			memcpy(proto, v, vlen + 1);
+		} else if (klen == 8 && !strncasecmp(key, "encoding", 8) && vlen < sizeof(encoding)) {
+			memcpy(encoding, v, vlen + 1);
+		} else if (klen == 7 && !strncasecmp(key, "version", 7) && vlen < sizeof(version)) {
+			memcpy(version, v, vlen + 1);
+		}
+	}
+	*protobuf = !strcasecmp(type, "application/vnd.google.protobuf") &&
+		    !strcmp(proto, "io.prometheus.client.MetricFamily") && !strcmp(encoding, "delimited");
+	*text = (!strcasecmp(type, "text/plain") && (!*version || !strcmp(version, "0.0.4"))) ||
+		!strcasecmp(type, "text/*") || !strcasecmp(type, "*/*");
+}
+
+enum metrics_format metrics_negotiate(const char *accept)
+{
+	double best_pb = 0, best_text = 0;
+	bool pb_first = false;
+
+	if (!accept)
+		return METRICS_TEXT;
+	for (const char *p = accept; *p;) {
+		const char *end = p + strcspn(p, ",");
+		bool pb, text;
+		double q;
+
+		media_range(p, end, &pb, &text, &q);
+		if (pb && q > best_pb) {
+			best_pb = q;
+			pb_first = best_text < q;
+		} else if (text && q > best_text) {
+			best_text = q;
+		}
+		p = *end ? end + 1 : end;
+	}
+	/* the protobuf stream when the client prefers it; a tie goes to what it listed first */
+	return best_pb > 0 && (best_pb > best_text || (best_pb == best_text && pb_first)) ? METRICS_PROTOBUF : METRICS_TEXT;
+}
+
+struct metrics_answer metrics_route(const char *method, const char *path, const char *accept)
 {
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
 		return (struct metrics_answer){ 405, "irqlatd answers only GET (and HEAD)\n", "text/plain; charset=utf-8",
-						"GET, HEAD" };
+						"GET, HEAD", METRICS_TEXT };
 	if (strcmp(path, "/metrics"))
-		return (struct metrics_answer){ 404, "irqlatd serves only /metrics\n", "text/plain; charset=utf-8", NULL };
-	return (struct metrics_answer){ 200, NULL, "text/plain; version=0.0.4; charset=utf-8", NULL };
+		return (struct metrics_answer){ 404, "irqlatd serves only /metrics\n", "text/plain; charset=utf-8", NULL,
+						METRICS_TEXT };
+	if (metrics_negotiate(accept) == METRICS_PROTOBUF)
+		return (struct metrics_answer){ 200, NULL, METRICS_PROTOBUF_TYPE, NULL, METRICS_PROTOBUF };
+	return (struct metrics_answer){ 200, NULL, "text/plain; version=0.0.4; charset=utf-8", NULL, METRICS_TEXT };
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* GET /metrics in the Prometheus text format 0.0.4 (docs/metrics.md): the page (metrics.c),
- * served by libmicrohttpd from the daemon's sd_event loop, no thread (metrics_http.c). */
+/* GET /metrics (docs/metrics.md): the page (metrics.c) in the Prometheus text format 0.0.4, or
+ * as the protobuf stream with native histograms when the scraper asks for it, served by
+ * libmicrohttpd from the daemon's sd_event loop, no thread (metrics_http.c). */
 #ifndef IRQLAT_METRICS_H
 #define IRQLAT_METRICS_H
 
@@ -12,9 +13,12 @@
 
 struct metrics;
 
+struct daemon_config;
+
 struct metrics_sources {
 	const struct collector *col;
 	const struct tp_set *tps;
+	const struct daemon_config *cfg;	/* read at each scrape (metrics-le-factor); NULL: defaults */
 };
 
 /* irqlatd(8), LIMITS */
@@ -44,19 +48,32 @@ unsigned metrics_http_expire(struct metrics *m, uint64_t now_us);
 struct metrics_stats metrics_stats(const struct metrics *m);
 void metrics_close(struct metrics *m);
 
-/* The page, for tests and the scrape benchmark: a malloc'ed string, its length in *len. */
-char *metrics_render(const struct metrics_sources *src, size_t *len);
+enum metrics_format { METRICS_TEXT, METRICS_PROTOBUF };
 
-/* What the endpoint answers a request, from its method and path alone (metrics_http.c sends
- * it; the fuzzer calls it without a socket). The Accept header is not read: the text format
- * 0.0.4 is the only answer, and every Prometheus takes it whatever it lists first (it always
- * offers text/plain), as client_golang's own handler falls back to it. */
+#define METRICS_PROTOBUF_TYPE \
+	"application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; encoding=delimited"
+
+/* The page, for tests and the scrape benchmark: a malloc'ed buffer, its length in *len; the
+ * text format is a NUL-terminated string, the protobuf stream binary. NULL: out of memory. */
+char *metrics_render_as(const struct metrics_sources *src, enum metrics_format format, size_t *len);
+char *metrics_render(const struct metrics_sources *src, size_t *len);	/* the text format */
+
+/* Which format an Accept header asks for: the protobuf stream (a media range
+ * application/vnd.google.protobuf with proto=io.prometheus.client.MetricFamily and
+ * encoding=delimited) when its q is above that of every text range irqlatd serves (text/plain
+ * of version 0.0.4 or none, or a wildcard), or equal and listed first; the text format for
+ * anything else, a missing or unreadable header included (as every Prometheus takes it). */
+enum metrics_format metrics_negotiate(const char *accept);
+
+/* What the endpoint answers a request, from its method, path and Accept header (NULL: none)
+ * alone (metrics_http.c sends it; the fuzzer calls it without a socket). */
 struct metrics_answer {
 	unsigned status;		/* 200, 404 or 405 */
-	const char *body;		/* a fixed text; NULL with 200: the page, metrics_render() */
+	const char *body;		/* a fixed text; NULL with 200: the page, metrics_render_as() */
 	const char *content_type;
 	const char *allow;		/* the Allow header of a 405, else NULL */
+	enum metrics_format format;	/* of the page */
 };
-struct metrics_answer metrics_route(const char *method, const char *path);
+struct metrics_answer metrics_route(const char *method, const char *path, const char *accept);
 
 #endif

@@ -155,7 +155,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 {
 	struct metrics *m = cls;
 	struct http_conn *hc = conn_of(conn);
-	struct metrics_answer a = metrics_route(method, url);
+	/* the first Accept header, if several came */
+	struct metrics_answer a = metrics_route(method, url, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
 	struct MHD_Response *r;
 	size_t len = 0;
 	char *page;
@@ -172,7 +173,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	if (a.body) {
 		r = MHD_create_response_from_buffer(strlen(a.body), (void *)a.body, MHD_RESPMEM_PERSISTENT);
 	} else {
-		page = metrics_render(&m->src, &len);
+		page = metrics_render_as(&m->src, a.format, &len);
 		if (!page)
 			return MHD_NO;	/* out of memory: MHD closes the connection */
 		r = MHD_create_response_from_buffer(len, page, MHD_RESPMEM_MUST_FREE);
@@ -181,8 +182,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	}
 	if (r && a.allow)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, a.allow);
-	if (r)
+	if (r) {
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, a.content_type);
+		MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT);	/* the format follows it */
+	}
 	return answer(r, conn, a.status);
 }
 

@@ -11,8 +11,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: irqlatd [OPTIONS]\n"
 		"Measures how long every hard-IRQ handler, softirq and vector interrupt (the CPU's own:\n"
-		"local timer, IPIs) runs, with eBPF, and serves the summaries to irqlat(1) on a Unix\n"
-		"socket. Needs root (CAP_BPF and CAP_PERFMON).\n\n"
+		"local timer, IPIs) runs, how late hrtimers fire and how long their sleepers wait to\n"
+		"run, with eBPF, and serves the summaries to irqlat(1) on a Unix socket. Needs root\n"
+		"(CAP_BPF and CAP_PERFMON).\n\n"
 		"  -t, --threshold-us N    log handler runs of N us or more as outliers (default 100; 0: off)\n"
 		"      --softirq-threshold-us N  the same for softirq runs (default 500)\n"
 		"      --softirq-raise-threshold-us N  and for softirq raise-to-run latency\n"
@@ -20,6 +21,18 @@ static void usage(FILE *f)
 		"      --vector-threshold-us N  and for vector interrupt runs (default 100)\n"
 		"      --no-softirqs       do not measure softirqs\n"
 		"      --no-vectors        do not measure vector interrupts (irq_vectors:*, x86)\n"
+		"      --timer-threshold-us N  and for hrtimer lateness (default 500)\n"
+		"      --wakeup-threshold-us N  and for wake-up latency after hrtimer_wakeup\n"
+		"                          (default 1000)\n"
+		"      --no-timers         do not measure hrtimer lateness (nor wake-ups)\n"
+		"      --no-wakeups        do not measure wake-up latency (sched_switch)\n"
+		"      --max-wakeup-cells N  wake-up cells of tasks of their own, one per task per\n"
+		"                          CPU (default 512); past them a CPU's wake-ups share pid 0\n"
+		"      --threaded-threshold-us N  outliers of threaded IRQs' wake-to-run latency\n"
+		"                          (default 500)\n"
+		"      --threaded-run-threshold-us N  and of their thread handlers' run time\n"
+		"                          (default 1000)\n"
+		"      --no-threaded       do not measure threaded IRQs (nor their sched_switch program)\n"
 		"  -i, --interval-ms N     read the kernel's histograms every N ms (default 1000)\n"
 		"  -s, --socket PATH       client socket (default " DEFAULT_SOCKET ")\n"
 		"      --attach MODE       auto, tp_btf or raw_tp (default auto: tp_btf when BTF has it)\n"
@@ -58,6 +71,8 @@ static void usage(FILE *f)
 		"                          so irqlat can show the daemon's cost per IRQ\n"
 		"      --metrics ADDR:PORT serve Prometheus metrics on http://ADDR:PORT/metrics\n"
 		"                          (e.g. 127.0.0.1:9669 or [::1]:9669; default off)\n"
+		"      --metrics-le-factor N  the text format's classic le bounds: every Nth bound of\n"
+		"                          the histogram, 1 to 64 (default 8: powers of two in seconds)\n"
 		"      --socket-mode MODE  permissions of the socket file (default 0660)\n"
 		"      --socket-user USER  owner of the socket file (default: irqlatd's)\n"
 		"      --socket-group GROUP  group of the socket file, whose members may connect\n"
@@ -85,7 +100,9 @@ enum { OPT_ATTACH = 256, OPT_MAX_CELLS, OPT_RINGBUF_KB, OPT_OUTLIER_RATE, OPT_LO
        OPT_SOCKET_MODE, OPT_SOCKET_USER, OPT_SOCKET_GROUP, OPT_MAX_CLIENTS, OPT_MAX_SUBSCRIBERS,
        OPT_CLIENT_QUEUE_KB, OPT_MAX_REQUEST_KB, OPT_MAX_HTTP_CONNECTIONS, OPT_HTTP_TIMEOUT,
        OPT_SOFTIRQ_THRESHOLD, OPT_SOFTIRQ_RAISE_THRESHOLD, OPT_VECTOR_THRESHOLD, OPT_NO_SOFTIRQS,
-       OPT_NO_VECTORS, OPT_TP_JOURNAL, OPT_TP_MODULE, OPT_TRACEPOINT_RATE, OPT_EVENT_HISTORY };
+       OPT_NO_VECTORS, OPT_TP_JOURNAL, OPT_TP_MODULE, OPT_TRACEPOINT_RATE, OPT_EVENT_HISTORY,
+       OPT_TIMER_THRESHOLD, OPT_WAKEUP_THRESHOLD, OPT_NO_TIMERS, OPT_NO_WAKEUPS, OPT_MAX_WAKEUP_CELLS,
+       OPT_THREADED_THRESHOLD, OPT_THREADED_RUN_THRESHOLD, OPT_NO_THREADED, OPT_METRICS_LE_FACTOR };
 
 /* --tracepoint-period, -counter, -journal, -module: "SYSTEM:EVENT=VALUE", applied after all
  * --tracepoint options so their order does not matter. */
@@ -121,6 +138,14 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 		{ "vector-threshold-us", required_argument, NULL, OPT_VECTOR_THRESHOLD },
 		{ "no-softirqs", no_argument, NULL, OPT_NO_SOFTIRQS },
 		{ "no-vectors", no_argument, NULL, OPT_NO_VECTORS },
+		{ "timer-threshold-us", required_argument, NULL, OPT_TIMER_THRESHOLD },
+		{ "wakeup-threshold-us", required_argument, NULL, OPT_WAKEUP_THRESHOLD },
+		{ "no-timers", no_argument, NULL, OPT_NO_TIMERS },
+		{ "no-wakeups", no_argument, NULL, OPT_NO_WAKEUPS },
+		{ "max-wakeup-cells", required_argument, NULL, OPT_MAX_WAKEUP_CELLS },
+		{ "threaded-threshold-us", required_argument, NULL, OPT_THREADED_THRESHOLD },
+		{ "threaded-run-threshold-us", required_argument, NULL, OPT_THREADED_RUN_THRESHOLD },
+		{ "no-threaded", no_argument, NULL, OPT_NO_THREADED },
 		{ "interval-ms", required_argument, NULL, 'i' },
 		{ "socket", required_argument, NULL, 's' },
 		{ "attach", required_argument, NULL, OPT_ATTACH },
@@ -141,6 +166,7 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 		{ "tracepoint-priority", required_argument, NULL, OPT_TRACEPOINT_PRIORITY },
 		{ "bpf-stats", no_argument, NULL, OPT_BPF_STATS },
 		{ "metrics", required_argument, NULL, OPT_METRICS },
+		{ "metrics-le-factor", required_argument, NULL, OPT_METRICS_LE_FACTOR },
 		{ "socket-mode", required_argument, NULL, OPT_SOCKET_MODE },
 		{ "socket-user", required_argument, NULL, OPT_SOCKET_USER },
 		{ "socket-group", required_argument, NULL, OPT_SOCKET_GROUP },

@@ -44,6 +44,7 @@ void outlier_from_event(struct outlier *o, const struct outlier_event *e, const 
 	o->pid = e->pid;
 	memcpy(o->comm, e->comm, sizeof(o->comm));
 	o->comm[sizeof(o->comm) - 1] = 0;
+	o->aux = e->aux;
 }
 
 void outlier_format(char *buf, size_t len, const struct outlier *o, uint64_t threshold_ns)
@@ -56,6 +57,11 @@ void outlier_format(char *buf, size_t len, const struct outlier *o, uint64_t thr
 	kind_describe(who, sizeof(who), o->kind, o->sub, o->name);
 	snprintf(buf, len, "%s %s %s on CPU %u (threshold %s), %s %s[%u]", who, k->outlier_what, d, o->cpu, t,
 		 k->outlier_task, o->comm, o->pid);
+	if (o->kind == KIND_TIMER && o->aux) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, len - n, ", waking pid %llu", (unsigned long long)o->aux);
+	}
 }
 
 static void log_outlier(struct outlier_limiter *l, const struct outlier *o)
@@ -72,6 +78,8 @@ static void log_outlier(struct outlier_limiter *l, const struct outlier *o)
 	jf_add(&f, "THRESHOLD_NS=%llu", (unsigned long long)l->threshold_ns[o->kind]);
 	jf_add(&f, "INTERRUPTED_PID=%u", o->pid);
 	jf_add(&f, "INTERRUPTED_COMM=%s", o->comm);
+	if (o->kind == KIND_TIMER && o->aux)
+		jf_add(&f, "WOKEN_PID=%llu", (unsigned long long)o->aux);
 	jf_add(&f, "EVENT_TS_NS=%llu", (unsigned long long)o->ts_ns);	/* CLOCK_MONOTONIC, as the rate limit counts */
 	log_struct(LOG_WARNING, k->outlier_mid, &f, "%s%s", log_to_journal() ? "" : "outlier: ", msg);
 }

@@ -17,6 +17,10 @@ struct series;
 #define MID_OUTLIER_SOFTIRQ "f7f2f3acaedf480791bfdb5e03cfb218"
 #define MID_OUTLIER_SOFTIRQ_RAISE "fc984fba5ba5471fbfaf3c2548420e0e"
 #define MID_OUTLIER_VECTOR "5bb45ecec2b64bebb89ea48e85b1541b"
+#define MID_OUTLIER_TIMER "da40449afc5a41efb0312e4a55ef1657"
+#define MID_OUTLIER_WAKEUP "6411285c0cca49cfb775235a459f04df"
+#define MID_OUTLIER_THREADED "66f93617cbc345b0a4a602e74e992ec6"
+#define MID_OUTLIER_THREADED_RUN "e502a8faddf5441f9257ca1cac2b8d49"
 
 /* An outlier record (struct outlier_event) with its cell resolved to its series. */
 struct outlier {
@@ -28,6 +32,7 @@ struct outlier {
 	uint64_t value_ns;
 	uint32_t pid;		/* the task on the CPU */
 	char comm[TASK_COMM_LEN_ABI];
+	uint64_t aux;		/* as in the record (timer: the woken pid, 0: none) */
 };
 
 /* o from record e of a cell of series s on cpu; s NULL (not known): sub 0, name "?". */

@@ -114,7 +114,7 @@ static void add_figures(json_object *o, const struct collector *c, unsigned si, 
 	add_named(o, cp, "rate", json_object_new_double(secs > 0 ? (double)w.count / secs : 0));
 	add_named(o, cp, "window_count", json_object_new_uint64(w.count));
 	add_named(o, p, "window_ns", json_object_new_uint64(w.sum_ns));
-	if (own)	/* a share of time in a latency means nothing */
+	if (own && !strcmp(k->value_key, "duration_ns"))	/* a share of time in a latency means nothing */
 		json_object_object_add(o, "time_share",
 				       json_object_new_double(secs > 0 ? (double)w.sum_ns / (secs * 1e9) : 0));
 	add_latency(o, p, "avg_ns", w.avg_ns, w.count);
@@ -262,7 +262,7 @@ static void add_series(json_object *o, const struct collector *c, enum window w,
 		json_object *arr;
 		struct hist win;
 
-		if (kd->join != k)	/* a joined kind's series go into its partner's elements */
+		if (kd->join != k || kd->own_object)	/* a joined kind's series go into its partner's elements */
 			continue;
 		arr = json_object_new_array();
 		collector_window_begin(c, w, &it);
@@ -282,9 +282,12 @@ static void add_series(json_object *o, const struct collector *c, enum window w,
 			for (unsigned n = 0; n < njoined; n++) {
 				const struct series *js = &c->series[joined[n].s];
 
-				if (kind_get(js->kind)->join != k || js->sub != s->sub)
+				if (kind_get(js->kind)->join != k || js->sub != s->sub || js->id != s->id)
 					continue;
 				add_figures(el, c, joined[n].s, &joined[n].win, joined[n].cpu_win, secs);
+				/* named otherwise (a threaded IRQ's thread beside its handler) */
+				if (strcmp(kind_get(js->kind)->name_key, kd->name_key))
+					json_object_object_add(el, kind_get(js->kind)->name_key, json_object_new_string(js->name));
 				if (with_buckets)
 					add_named(el, kind_get(js->kind)->prefix, "buckets", buckets_array(&joined[n].win));
 				joined[n].used = true;
@@ -309,6 +312,155 @@ static void add_series(json_object *o, const struct collector *c, enum window w,
 		free(joined[n].cpu_win);
 }
 
+/* Timer series (one per function and CPU) grouped by function or by CPU */
+struct timer_group {
+	uint64_t key;		/* the function's address, or the CPU */
+	const char *name;	/* the function's */
+	uint64_t count;		/* since start */
+	struct hist win;
+	json_object *cpus;	/* a function's per-CPU lines */
+	bool woke;		/* a CPU's: wake-ups measured there (KIND_WAKEUP_CPU) */
+	uint64_t wake_count;
+	struct hist wake;
+};
+
+static struct timer_group *timer_group_of(struct timer_group *g, unsigned *n, uint64_t key)
+{
+	for (unsigned i = 0; i < *n; i++)
+		if (g[i].key == key)
+			return &g[i];
+	g[*n].key = key;
+	return &g[(*n)++];
+}
+
+/* count (since start), window_count and the window's lateness; full: the rate, mean and the
+ * other percentiles too */
+static void add_lateness(json_object *o, const struct hist *win, uint64_t count, double secs, bool full)
+{
+	struct hist_summary w;
+
+	hist_summarize(win, &w);
+	add_u64(o, "count", count);
+	add_u64(o, "window_count", w.count);
+	if (full) {
+		json_object_object_add(o, "rate", json_object_new_double(secs > 0 ? (double)w.count / secs : 0));
+		add_latency(o, "lateness_", "avg_ns", w.avg_ns, w.count);
+	}
+	add_latency(o, "lateness_", "p50_ns", w.p50_ns, w.count);
+	if (full)
+		add_latency(o, "lateness_", "p90_ns", w.p90_ns, w.count);
+	add_latency(o, "lateness_", "p99_ns", w.p99_ns, w.count);
+	if (full)
+		add_latency(o, "lateness_", "p999_ns", w.p999_ns, w.count);
+	add_latency(o, "lateness_", "max_ns", w.max_ns, w.count);
+}
+
+static int cmp_cpu_group(const void *a, const void *b)
+{
+	const struct timer_group *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* The timers object: "classes", one element per timer function (its class: the tick, sleep
+ * for hrtimer_wakeup, other) with its CPUs, and "cpus", every timer of a CPU together. The
+ * wake-ups' array joins it in the caller. */
+static json_object *timers_object(const struct collector *c, enum window w, bool with_buckets,
+				  bool (*match)(const struct series *s, const void *arg), const void *arg)
+{
+	double secs = collector_window_seconds(c, w);
+	_cleanup_free_ struct timer_group *fn = calloc(c->nseries ? c->nseries : 1, sizeof(*fn));
+	_cleanup_free_ struct timer_group *cpu = calloc(c->nseries ? c->nseries : 1, sizeof(*cpu));
+	json_object *o = json_object_new_object(), *classes = json_object_new_array(), *cpus = json_object_new_array();
+	unsigned nfn = 0, ncpu = 0;
+	struct window_iter it;
+	struct hist win;
+
+	json_object_object_add(o, "classes", classes);
+	json_object_object_add(o, "cpus", cpus);
+	if (!fn || !cpu)
+		return o;
+	collector_window_begin(c, w, &it);
+	for (unsigned i = 0; i < c->nseries; i++) {
+		const struct series *s = &c->series[i];
+		struct timer_group *f, *g;
+		json_object *line;
+
+		if (s->kind == KIND_WAKEUP_CPU && !match) {	/* every task of a CPU together */
+			collector_window_next(&it, i, &win, NULL);
+			g = timer_group_of(cpu, &ncpu, s->sub);
+			g->woke = true;
+			g->wake_count += s->count;
+			hist_add(&g->wake, &win);
+			continue;
+		}
+		if (s->kind != KIND_TIMER || (match && !match(s, arg)))
+			continue;
+		collector_window_next(&it, i, &win, NULL);
+		f = timer_group_of(fn, &nfn, s->id);
+		if (!f->cpus) {
+			f->name = s->name;
+			f->cpus = json_object_new_array();
+		}
+		hist_add(&f->win, &win);
+		f->count += s->count;
+		line = json_object_new_object();
+		json_object_object_add(line, "cpu", json_object_new_int((int)s->sub));
+		add_lateness(line, &win, s->count, secs, false);
+		json_object_array_add(f->cpus, line);
+		g = timer_group_of(cpu, &ncpu, s->sub);
+		hist_add(&g->win, &win);
+		g->count += s->count;
+	}
+	for (unsigned i = 0; i < nfn; i++) {
+		json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "class", json_object_new_string(timer_class(fn[i].name)));
+		json_object_object_add(e, "function", json_object_new_string(fn[i].name));
+		add_lateness(e, &fn[i].win, fn[i].count, secs, true);
+		if (with_buckets)
+			json_object_object_add(e, "lateness_buckets", buckets_array(&fn[i].win));
+		json_object_object_add(e, "cpus", fn[i].cpus);
+		json_object_array_add(classes, e);
+	}
+	qsort(cpu, ncpu, sizeof(*cpu), cmp_cpu_group);
+	for (unsigned i = 0; i < ncpu; i++) {
+		json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "cpu", json_object_new_int((int)cpu[i].key));
+		add_lateness(e, &cpu[i].win, cpu[i].count, secs, true);
+		if (cpu[i].woke) {
+			struct hist_summary w;
+
+			hist_summarize(&cpu[i].wake, &w);
+			add_u64(e, "wakeup_count", cpu[i].wake_count);
+			add_u64(e, "wakeup_window_count", w.count);
+			add_latency(e, "wakeup_latency_", "p50_ns", w.p50_ns, w.count);
+			add_latency(e, "wakeup_latency_", "p99_ns", w.p99_ns, w.count);
+			add_latency(e, "wakeup_latency_", "max_ns", w.max_ns, w.count);
+		}
+		json_object_array_add(cpus, e);
+	}
+	return o;
+}
+
+/* The timers object beside the other arrays, with the wake-ups' array (add_series made it)
+ * moved into it */
+static void add_timers(json_object *o, const struct collector *c, enum window w, bool with_buckets,
+		       bool (*match)(const struct series *s, const void *arg), const void *arg)
+{
+	json_object *t = timers_object(c, w, with_buckets, match, arg), *wake;
+	const char *key = kind_get(KIND_WAKEUP)->series_key;
+
+	if (json_object_object_get_ex(o, key, &wake)) {
+		json_object_object_add(t, key, json_object_get(wake));
+		json_object_object_del(o, key);
+	} else {
+		json_object_object_add(t, key, json_object_new_array());
+	}
+	json_object_object_add(o, kind_get(KIND_TIMER)->series_key, t);
+}
+
 json_object *report_summary(const struct collector *c, enum window w)
 {
 	json_object *o = json_object_new_object();
@@ -316,33 +468,55 @@ json_object *report_summary(const struct collector *c, enum window w)
 
 	add_header(o, c, w);
 	add_series(o, c, w, false, NULL, NULL, &rate);
+	add_timers(o, c, w, false, NULL, NULL);
 	json_object_object_add(o, "rate", json_object_new_double(rate));
 	json_object_object_add(o, "cpu_load", cpu_load_json(c, w));	/* after add_header: the CPU sets are read */
 	return o;
 }
 
 struct selection {
-	int irq;
+	int irq, pid;
 	const char *name;
+	const struct collector *c;
 };
 
-/* irq selects hard-IRQ series by number; name any series by its name (a handler, a softirq
- * vector, a vector label) */
+/* Whether s, or a series in its element (a threaded IRQ's wake-up and thread run time), is
+ * named name */
+static bool element_named(const struct collector *c, const struct series *s, const char *name)
+{
+	if (!strcmp(name, s->name))
+		return true;
+	for (unsigned i = 0; i < c->nseries; i++) {
+		const struct series *t = &c->series[i];
+
+		if (t != s && t->id == s->id && t->sub == s->sub &&
+		    kind_get(t->kind)->join == kind_get(s->kind)->join && !strcmp(name, t->name))
+			return true;
+	}
+	return false;
+}
+
+/* irq selects hard-IRQ series by number, pid a task's wake-ups; name any series by its name
+ * (a handler, a softirq vector, a vector label, a timer function, a task's comm, an IRQ
+ * thread) and timers by their class too (tick, sleep, other) */
 static bool selected(const struct series *s, const void *arg)
 {
 	const struct selection *sel = arg;
 
 	return (sel->irq < 0 || (s->kind == KIND_HARDIRQ && (int)s->sub == sel->irq)) &&
-	       (!sel->name || !strcmp(sel->name, s->name));
+	       (sel->pid < 0 || (s->kind == KIND_WAKEUP && (int)s->sub == sel->pid)) &&
+	       (!sel->name || element_named(sel->c, s, sel->name) ||
+		(s->kind == KIND_TIMER && !strcmp(sel->name, timer_class(s->name))));
 }
 
-json_object *report_hist(const struct collector *c, enum window w, int irq, const char *name)
+json_object *report_hist(const struct collector *c, enum window w, int irq, int pid, const char *name)
 {
 	json_object *o = json_object_new_object();
-	struct selection sel = { irq, name };
+	struct selection sel = { irq, pid, name, c };
 
 	add_header(o, c, w);
 	add_series(o, c, w, true, selected, &sel, NULL);
+	add_timers(o, c, w, true, selected, &sel);
 	return o;
 }
 
@@ -373,6 +547,10 @@ json_object *report_status(const struct collector *c, const struct daemon_info *
 	add_u64(cfg, "softirq_threshold_ns", info->threshold_ns[KIND_SOFTIRQ]);
 	add_u64(cfg, "softirq_raise_threshold_ns", info->threshold_ns[KIND_SOFTIRQ_RAISE]);
 	add_u64(cfg, "vector_threshold_ns", info->threshold_ns[KIND_VECTOR]);
+	add_u64(cfg, "timer_threshold_ns", info->threshold_ns[KIND_TIMER]);
+	add_u64(cfg, "wakeup_threshold_ns", info->threshold_ns[KIND_WAKEUP]);
+	add_u64(cfg, "threaded_threshold_ns", info->threshold_ns[KIND_THREADED]);
+	add_u64(cfg, "threaded_run_threshold_ns", info->threshold_ns[KIND_THREADED_RUN]);
 	add_u64(cfg, "interval_ms", info->interval_ms);
 	add_u64(cfg, "max_cells", info->max_cells);
 	add_u64(cfg, "ringbuf_bytes", info->ringbuf_bytes);

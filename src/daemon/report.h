@@ -18,11 +18,13 @@ struct daemon_info {
 	int bpf_stats;		/* irqlatd --bpf-stats holds a bpf_enable_stats() fd (loader.stats_fd) */
 };
 
-/* {"time":..,"uptime_s":..,"window":"10s","window_s":..,"irqs":[...],"drops":{..}} */
+/* {"time":..,"uptime_s":..,"window":"10s","window_s":..,"irqs":[...],"drops":{..},
+ *  "timers":{"classes":[..],"cpus":[..],"wakeups":[..]}} */
 json_object *report_summary(const struct collector *c, enum window w);
-/* Series whose IRQ number is irq (irq >= 0: hard IRQs only) and whose name is name (name !=
- * NULL: a handler, softirq vector or vector label), or all. */
-json_object *report_hist(const struct collector *c, enum window w, int irq, const char *name);
+/* Series whose IRQ number is irq (irq >= 0: hard IRQs only), whose task is pid (pid >= 0:
+ * wake-ups only) and whose name is name (name != NULL: a handler, softirq vector, vector
+ * label, timer function or class, task's comm), or all. */
+json_object *report_hist(const struct collector *c, enum window w, int irq, int pid, const char *name);
 json_object *report_status(const struct collector *c, const struct daemon_info *info);
 
 #endif

@@ -64,7 +64,7 @@ int request_parse(json_object *o, struct request *r, char *why, size_t n)
 	int64_t irq;
 	int k;
 
-	*r = (struct request){ .window = WINDOW_10S, .irq = -1 };
+	*r = (struct request){ .window = WINDOW_10S, .irq = -1, .pid = -1 };
 	k = field(o, "cmd", json_type_string, &v, why, n, "a string: " REQUEST_CMDS);
 	if (k <= 0) {
 		if (!k)
@@ -108,6 +108,17 @@ int request_parse(json_object *o, struct request *r, char *why, size_t n)
 			return -EINVAL;
 		}
 		r->irq = (int)irq;
+	}
+	k = field(o, "pid", json_type_int, &v, why, n, "a task's pid (0 or more)");
+	if (k < 0)
+		return k;
+	if (k) {
+		irq = json_object_get_int64(v);
+		if (irq < 0 || irq > INT_MAX) {
+			snprintf(why, n, "\"pid\" must be a task's pid (0 or more)");
+			return -EINVAL;
+		}
+		r->pid = (int)irq;
 	}
 	k = field(o, "name", json_type_string, &v, why, n, "a handler name (a string)");
 	if (k < 0)

@@ -18,6 +18,7 @@ struct request {
 	enum request_cmd cmd;
 	enum window window;	/* WINDOW_10S when not given */
 	int irq;		/* hist: -1 when not given */
+	int pid;		/* hist: a task's wake-ups; -1 when not given */
 	const char *name;	/* hist: NULL when not given; points into the object */
 };
 

@@ -78,7 +78,7 @@ static json_object *answer(json_object *o, const struct request *r, long uid)
 	case REQ_SUMMARY:
 		return json_ok_reply(report_summary(&fx.col, r->window));
 	case REQ_HIST:
-		return json_ok_reply(report_hist(&fx.col, r->window, r->irq, r->name));
+		return json_ok_reply(report_hist(&fx.col, r->window, r->irq, r->pid, r->name));
 	case REQ_STATUS:
 		return json_ok_reply(report_status(&fx.col, &info));
 	case REQ_EVENTS:

@@ -89,14 +89,17 @@ ready_before_attach() {	# attach entries are journaled before READY=1 is sent
 # journald reads its socket on its own time: the entries are waited for, not read once
 check "start-up entry and the hard-IRQ pair's two attach entries (entry and exit programs)" retry_for 5 ready_before_attach
 attach_entries_named() {	# the hard-IRQ pair, and one entry per program on a tracepoint tracefs lists
-	local t all
+	local t all pairs
 	all=$(entries $MID_ATTACHED | jq -r .TRACEPOINT)
 	[ "$(grep '^irq:irq_handler_' <<<"$all" | sort | tr '\n' ' ')" = "irq:irq_handler_entry irq:irq_handler_exit " ] || return 1
 	for t in $all; do [ -d "/sys/kernel/tracing/events/${t/://}" ] || return 1; done
-	[ "$(wc -l <<<"$all")" -eq "$(sort -u <<<"$all" | wc -l)" ]
+	# a tracepoint can hold two programs (sched_switch: the wake-ups' and the threaded IRQs'):
+	# each program once
+	pairs=$(entries $MID_ATTACHED | jq -r '"\(.TRACEPOINT) \(.PROGRAM)"')
+	[ "$(wc -l <<<"$pairs")" -eq "$(sort -u <<<"$pairs" | wc -l)" ]
 }
 mount_fs
-check "attach entries name both hard-IRQ tracepoints, and each other kernel tracepoint once" attach_entries_named
+check "attach entries name both hard-IRQ tracepoints, and each program on a kernel tracepoint once" attach_entries_named
 check "start-up entry names the configuration file" \
 	test "$(entries $MID_STARTED | jq -r .CONFIG_FILE)" = "$CONF"
 check "stderr stays empty when logging to the journal" test ! -s "$TMP/daemon.log"
@@ -237,7 +240,7 @@ DAEMON_PID=
 # linked like the unit tests: every object but the two mains
 mapfile -t objs < <(find "$BUILD/obj/daemon" "$BUILD/obj/common" -name '*.o' ! -name main.o)
 cc ${SAN_FLAGS:-} -O2 -Wall -Wextra -D_GNU_SOURCE -I"$TOP/src" -I"$TOP/bpf" -I"$BUILD" "$TOP/tests/host/helpers/journal-tp.c" \
-	"${objs[@]}" -o "$TMP/journal-tp" $(pkg-config --libs libbpf libsystemd libcap json-c inih libmicrohttpd) -lm
+	"${objs[@]}" -o "$TMP/journal-tp" $(pkg-config --libs $(make -s --no-print-directory -C "$TOP" deb-pkg-config-modules)) -lm
 "$TMP/journal-tp" 1 4242 insmod 4295123456 17 &
 tp_pid=$!; wait $tp_pid
 tp=$(journalctl --no-pager -o json _PID=$tp_pid TRACEPOINT=silly:me_silly)

@@ -524,7 +524,7 @@ check "status cost per IRQ agrees with bpftool's run_time_ns/run_cnt within 25%"
 	python3 -c "import sys; c, r = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if c > 0 and abs(c - r) <= 0.25 * r else 1)" "$cost" "$ref"
 out=$(irqlat status)
 check "status text: version, attach style, programs, drops, overhead, configuration" \
-	sh -c "printf '%s\n' \"\$1\" | grep -q '^irqlatd [0-9.]*, pid' && printf '%s\n' \"\$1\" | grep -qE '^attach: +(tp_btf|raw_tp), programs irq:irq_handler_(entry|exit)' && printf '%s\n' \"\$1\" | grep -q '^drops: ' && printf '%s\n' \"\$1\" | grep -qE '^overhead: +[0-9]+ ns' && printf '%s\n' \"\$1\" | grep -q '^config: .*threshold 1.0us'" _ "$out"
+	sh -c "printf '%s\n' \"\$1\" | grep -q '^irqlatd [0-9.]*, pid' && printf '%s\n' \"\$1\" | grep -qE '^attach: +(tp_btf|raw_tp), programs ([a-z_]+:[a-z_]+, )*irq:irq_handler_(entry|exit)' && printf '%s\n' \"\$1\" | grep -q '^drops: ' && printf '%s\n' \"\$1\" | grep -qE '^overhead: +[0-9]+ ns' && printf '%s\n' \"\$1\" | grep -q '^config: .*threshold 1.0us'" _ "$out"
 
 # other BPF programs on the IRQ tracepoints: libbpf-tools hardirqs beside the daemon. The
 # reference is bpftool's list of links: every program it shows on irq_handler_entry/exit that

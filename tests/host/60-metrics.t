@@ -115,7 +115,12 @@ check "Prometheus 2 scrapes the daemon (up = 1)" test "$(query 'up{job="irqlatd"
 # instead counted another developer's fio between the tick and the read: the CI flake.)
 bracket ticks "$SOCK" "$IRQ" 12 >"$TMP/ticks" &
 TICKS=$!
-sleep 2
+# t0 once the ticks are recorded and Prometheus scraped since: the sample at t0 holds a
+# recorded tick (a fixed 2 s was too short for python to start on a loaded machine)
+retry_for 10 test -s "$TMP/ticks"
+ready=$(date +%s.%N)
+scraped_since() { [ -n "$(query "timestamp(up{job=\"irqlatd\"}) > $ready")" ]; }
+retry_for 10 scraped_since
 t0=$(date +%s.%N)
 fio_load 5
 sleep 3	# quiet: the daemon's ticks and two scrapes have seen the end of the load

@@ -10,7 +10,7 @@ plan 4
 
 mapfile -t objs < <(find "$BUILD/obj/daemon" "$BUILD/obj/common" -name '*.o' ! -name main.o)
 cc ${SAN_FLAGS:-} -O2 -Wall -Wextra -D_GNU_SOURCE -I"$TOP/src" -I"$TOP/bpf" -I"$BUILD" "$TOP/tests/host/helpers/metrics-page.c" \
-	"${objs[@]}" -o "$TMP/metrics-page" $(pkg-config --libs libbpf libsystemd libcap json-c inih libmicrohttpd) -lm
+	"${objs[@]}" -o "$TMP/metrics-page" $(pkg-config --libs $(make -s --no-print-directory -C "$TOP" deb-pkg-config-modules)) -lm
 check "the page helper builds" test -x "$TMP/metrics-page"
 
 # 29 bytes and the first two of the 3 of U+20AC (the euro sign): cut as a 32-byte name cuts it

@@ -90,14 +90,14 @@ declared() {
 		pkg=$(dpkg -S "$pc" | cut -d: -f1)
 		listed "$pkg" || missing+=" $pkg (for pkg-config $m)"
 	done
-	for t in clang bpftool; do
+	for t in clang bpftool protoc-c; do
 		pkg=$(dpkg -S "$(command -v "$t")" | cut -d: -f1)
 		listed "$pkg" || missing+=" $pkg (for $t)"
 	done
 	listed pkg-config || listed pkgconf || missing+=" pkg-config"
 	[ -z "$missing" ] || { diag "not in Build-Depends:$missing"; return 1; }
 }
-check "Build-Depends list the -dev package of each pkg-config module the Makefile links, clang, bpftool, pkg-config" declared
+check "Build-Depends list the -dev package of each pkg-config module the Makefile links, clang, bpftool, protoc-c, pkg-config" declared
 
 # make deb built in $(BUILD)/deb/src: nothing in debian/ or the tree's parent
 leftovers() {

@@ -2,12 +2,13 @@
 # The Prometheus rules (contrib/prometheus/irqlatd.rules.yml) and the Grafana dashboard
 # (contrib/grafana/irqlatd.json), docs/fleet.md: promtool checks the rules and runs their unit
 # tests, and those tests fail when the rules are broken on purpose; the dashboard's structure
-# holds and every expression in it parses; then a real Prometheus 2.42 loads the rules and
-# scrapes a real irqlatd under fio load: every rule evaluates without error, the p99 rules give
-# the disk handler a value, every expression of the dashboard returns data, and when irqlatd
+# holds and every expression in it parses; then a real Prometheus 2.42 (native histograms on)
+# loads the rules and scrapes a real irqlatd under fio load: it stores irqlatd's histograms as
+# native ones, every rule evaluates without error, the p99 rules give the disk handler a value
+# (from the native histogram), every expression of the dashboard returns data, and when irqlatd
 # stops, IrqlatdDown becomes pending and the dashboard's alert panel shows it. Loopback only.
 . "$(dirname "$0")/../lib.sh"
-plan 12
+plan 13
 
 RULES=$TOP/contrib/prometheus/irqlatd.rules.yml
 RULE_TESTS=$TOP/contrib/prometheus/irqlatd.rules.test.yml
@@ -56,8 +57,9 @@ check "dashboard: every expression parses (promtool check rules on them as recor
 	promtool_ok check rules "$TMP/dashboard.rules.json"
 nexprs=$(sed -n 's/.*SUCCESS: \([0-9]*\) rules found.*/\1/p' "$TMP/promtool.out")
 
-# A real Prometheus with the rules, scraping a real irqlatd. Native histograms on: once irqlatd
-# serves them, the rules' native part is what this exercises.
+# A real Prometheus with the rules, scraping a real irqlatd. Native histograms on: irqlatd
+# serves them (the protobuf format), so the rules' native part is what this exercises, and the
+# dashboard heatmap's.
 mount_fs
 MP=$(free_port)
 start_daemon --interval-ms 200 --metrics "127.0.0.1:$MP" --tracepoint sched:sched_process_exec
@@ -95,6 +97,11 @@ p99_rule='instance_handler:irqlat_handler_duration_seconds:p99_rate5m{handler="'
 has_p99() { [ -n "$(value "$p99_rule")" ]; }
 retry 30 has_p99
 wait "$FIO"
+native() {	# the histogram is a native one there: histograms in the answer, no _bucket series
+	[ "$(query "irqlat_handler_duration_seconds{handler=\"$HANDLER\"}" | jq '[.data.result[] | select(.histogram)] | length')" -gt 0 ] &&
+		[ "$(nresults 'irqlat_handler_duration_seconds_bucket')" = 0 ]
+}
+check "Prometheus stores irqlatd's histograms as native ones (no _bucket series): the rules' and the heatmap's native half run" native
 rules_ok() {	# every rule evaluated at least once, none with an error
 	curl -s "$API/rules" | jq -e --argjson n "$nrules" \
 		'[.data.groups[].rules[]] | length == $n and all(.health == "ok" and .lastEvaluation != "0001-01-01T00:00:00Z")' >/dev/null

@@ -107,7 +107,7 @@ check "stderr's reader gone (| head -2): log lines cost EPIPE, the daemon lives 
 # (about 26 descriptors are its own with the hard-IRQ kind alone: the limit leaves room for some
 # 20 clients, under max-clients; every other kind would add its programs' and links')
 prlimit --nofile=48:48 "$IRQLATD" --socket "$SOCK" --log-target stderr --no-tracepoints \
-	--no-softirqs --no-vectors --metrics "127.0.0.1:$MP" >"$TMP/emfile.log" 2>&1 &
+	--no-softirqs --no-vectors --no-timers --no-threaded --metrics "127.0.0.1:$MP" >"$TMP/emfile.log" 2>&1 &
 DAEMON_PID=$!
 retry_for 10 irqlat status >/dev/null 2>&1
 clients hold "$SOCK" 60 4 >"$TMP/hold.out" &

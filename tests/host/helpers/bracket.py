@@ -22,7 +22,8 @@ after it ended bracket the kernel's count at that tick.
       irqlatd's counts as of each of its ticks for SECONDS (what /metrics serves: the totals
       the last tick read), each between the last reading of /proc/interrupts that ended
       before the tick's read began and the first that started after it ended. One line per
-      tick: "count=D lo=P1 hi=P2".
+      tick: "count=D lo=P1 hi=P2", written as soon as that second reading is made (the
+      first line says the recording has begun).
 """
 import json
 import socket
@@ -116,19 +117,25 @@ def cmd_proc(irq):
 
 def cmd_ticks(path, irq, secs):
     d = Daemon(path)
-    samples, ticks = [], {}
+    samples, pending, seen = [], [], set()
     t0 = time.monotonic()
     samples.append(proc_stamped(irq))
     while time.monotonic() - t0 < float(secs):
         a = d.ask({"cmd": "summary", "window": "total"})
-        ticks[(a["snapshot_begin_ns"], a["snapshot_end_ns"])] = irq_counts(a, irq)[0]
+        key = (a["snapshot_begin_ns"], a["snapshot_end_ns"])
+        if key not in seen:
+            seen.add(key)
+            pending.append((key, irq_counts(a, irq)[0]))
         samples.append(proc_stamped(irq))
+        # each tick as soon as a reading started after it (the last one did), so that a caller
+        # can wait for the first line: recording has begun
+        for (begin, end), count in pending:
+            lo = [n for s0, s1, n in samples if s1 <= begin]
+            if lo:  # a tick from before the first reading has no bracket
+                hi = next(n for s0, s1, n in samples if s0 >= end)
+                print("count=%d lo=%d hi=%d" % (count, lo[-1], hi), flush=True)
+        pending = []
         time.sleep(0.002)
-    for (begin, end), count in sorted(ticks.items()):
-        lo = [n for s0, s1, n in samples if s1 <= begin]
-        hi = [n for s0, s1, n in samples if s0 >= end]
-        if lo and hi:  # a tick from before the first reading, or after the last, has no bracket
-            print("count=%d lo=%d hi=%d" % (count, lo[-1], hi[0]), flush=True)
 
 
 def main():

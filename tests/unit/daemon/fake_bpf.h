@@ -73,6 +73,24 @@ static inline uint32_t fake_bpf_new_kind_cell(struct fake_bpf *f, enum lat_kind 
 	return id;
 }
 
+/* A timer function's cell (bpf/timer.bpf.c): id = the function's address, sub = the CPU;
+ * a task's wake-up cell: id = sub = its pid, its comm read by the program. */
+static inline uint32_t fake_bpf_new_id_cell(struct fake_bpf *f, enum lat_kind kind, uint64_t ident, uint32_t sub,
+					    uint32_t cpu, const char *name)
+{
+	uint32_t id = f->pool.next++;
+
+	f->cells[id].id = ident;
+	f->cells[id].sub = sub;
+	f->meta[id].id = ident;
+	f->meta[id].sub = sub;
+	f->meta[id].cpu = cpu;
+	f->meta[id].kind = kind;
+	snprintf(f->meta[id].name, IRQ_NAME_LEN, "%s", name ? name : "");
+	f->meta[id].ready = 1;
+	return id;
+}
+
 /* What on_exit() does for a handler run of d ns (cell_record(), and aux for IRQ_NONE). */
 static inline void fake_bpf_run(struct fake_bpf *f, uint32_t cell, uint64_t d, int spurious)
 {

@@ -390,17 +390,17 @@ static void test_map_memory(void **state)
 	(void)state;
 	/* issue 2: 2 CPUs and up to 256 handlers (the default pool of 1024 cells, 256 KiB of
 	 * ring buffer) under 8 MiB */
-	uint64_t small = loader_map_bytes(2, default_max_cells(2), 256 * 1024);
-	printf("# map memory, 2 CPUs, %u cells, 256 KiB ring: %" PRIu64 " bytes\n", default_max_cells(2), small);
+	uint64_t small = loader_map_bytes(2, default_max_cells(2, MAX_WAKEUP_CELLS_DEFAULT), 256 * 1024);
+	printf("# map memory, 2 CPUs, %u cells, 256 KiB ring: %" PRIu64 " bytes\n", default_max_cells(2, MAX_WAKEUP_CELLS_DEFAULT), small);
 	assert_true(small < 8ull << 20);
 	/* issue 9: 256 CPUs and 4096 handlers (the default pool, 32 cells per CPU: each handler
 	 * may fire on two CPUs) under 64 MiB */
-	uint64_t big = loader_map_bytes(256, default_max_cells(256), 256 * 1024);
-	printf("# map memory, 256 CPUs, %u cells, 256 KiB ring: %" PRIu64 " bytes\n", default_max_cells(256), big);
+	uint64_t big = loader_map_bytes(256, default_max_cells(256, MAX_WAKEUP_CELLS_DEFAULT), 256 * 1024);
+	printf("# map memory, 256 CPUs, %u cells, 256 KiB ring: %" PRIu64 " bytes\n", default_max_cells(256, MAX_WAKEUP_CELLS_DEFAULT), big);
 	assert_true(big <= 64ull << 20);
 	/* the terms of the documented formula: per cell the cell, its metadata and a hash entry;
-	 * per CPU the hard-IRQ state with its cell cache, the softirq and vector states and the
-	 * drop counters */
+	 * per CPU the hard-IRQ state with its cell cache, the softirq, vector, timer and threaded
+	 * IRQ states and the drop counters */
 	uint64_t one_cell = loader_map_bytes(1, 1, 0) - loader_map_bytes(1, 0, 0);
 	uint64_t one_cpu = loader_map_bytes(2, 0, 0) - loader_map_bytes(1, 0, 0);
 	assert_int_equal(sizeof(struct lat_cell), 1088);	/* 17 cache lines */
@@ -408,9 +408,13 @@ static void test_map_memory(void **state)
 	assert_int_equal(one_cell, sizeof(struct lat_cell) + sizeof(struct lat_cell_meta) + sizeof(struct cell_key) + 8 + 48);
 	assert_int_equal(sizeof(struct softirq_cpu), 192);	/* 3 cache lines */
 	assert_int_equal(sizeof(struct vector_cpu), 64);
+	assert_int_equal(sizeof(struct timer_cpu), 128);	/* the expiry's line, sched_switch's */
+	assert_int_equal(sizeof(struct threaded_cpu), 512);	/* 2 x 64 cell slots */
 	assert_int_equal(one_cpu, sizeof(struct hardirq_cpu) + sizeof(struct softirq_cpu) + sizeof(struct vector_cpu) +
-				  DROP_KINDS * 8);
-	assert_int_equal(loader_map_bytes(0, 0, 4096), 4096);
+				  sizeof(struct timer_cpu) + sizeof(struct threaded_cpu) + DROP_KINDS * 8);
+	/* and once: the IRQ threads' table (a hash entry each) and the pid filter */
+	assert_int_equal(loader_map_bytes(0, 0, 4096),
+			 4096 + THREADED_TASKS * (4 + sizeof(struct threaded_task) + 48) + THREADED_PID_WORDS * 8);
 	printf("# per cell %" PRIu64 " B, per CPU %" PRIu64 " B\n", one_cell, one_cpu);
 }
 

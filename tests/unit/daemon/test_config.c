@@ -57,7 +57,7 @@ static void test_file_then_command_line(void **state)
 
 	write_file("# comment\n[irqlatd]\nthreshold-us = 50\n  outlier-rate = 4 ; inline comment\n"
 		   "summary-interval-s = 30\ntracepoint-priority = info\nverbose = yes\n"
-		   "softirq-threshold-us = 40\nno-vectors = yes\n");
+		   "softirq-threshold-us = 40\nno-vectors = yes\nthreaded-threshold-us = 70\nno-threaded = yes\n");
 	assert_int_equal(build(&c, err, sizeof(err), "--config", path, "--outlier-rate", "7", NULL), 0);
 	assert_int_equal(c.threshold_ns, 50000);	/* from the file */
 	assert_int_equal(c.outlier_rate, 7);		/* the command line wins */
@@ -67,6 +67,9 @@ static void test_file_then_command_line(void **state)
 	assert_int_equal(c.softirq_threshold_ns, 40000);
 	assert_int_equal(c.no_vectors, 1);
 	assert_int_equal(c.no_softirqs, 0);
+	assert_int_equal(c.threaded_threshold_ns, 70000);
+	assert_int_equal(c.threaded_run_threshold_ns, 1000000);	/* built-in default */
+	assert_int_equal(c.no_threaded, 1);
 	assert_int_equal(c.interval_ms, 1000);		/* built-in default */
 	assert_string_equal(c.config_path, path);
 }

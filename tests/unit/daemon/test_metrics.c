@@ -2,7 +2,8 @@
 /* The --metrics address parser, and the page over a hand-made collector: exact cumulative
  * buckets at every 8th schema-3 bound (2^m s, upper bounds inclusive), +Inf = _count =
  * runs_total, handlers with the same IRQ and name summed into one series, label values
- * escaped and always UTF-8; what a request gets (metrics_route). And the request deadline of
+ * escaped and always UTF-8; what a request gets (metrics_route), and in which format
+ * (metrics_negotiate: the Accept header). And the request deadline of
  * metrics_http.c on a real connection: never before http-timeout-s, even on a clock reading
  * older than the connection. */
 #include <stdarg.h>
@@ -21,6 +22,12 @@
 #include "daemon/config.h"
 #include "daemon/metrics.h"
 #include "fake_bpf.h"
+
+/* What Prometheus 2.42 with --enable-feature=native-histograms sends (recorded from one) */
+#define PROM_242_ACCEPT \
+	"application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited," \
+	"application/openmetrics-text;version=1.0.0;q=0.8,application/openmetrics-text;version=0.0.1;q=0.75," \
+	"text/plain;version=0.0.4;q=0.5,*/*;q=0.1"
 
 static void test_addr_parse(void **state)
 {
@@ -214,26 +221,69 @@ static void test_deadline(void **state)
 	fake_bpf_free(&b);
 }
 
-/* What a request gets, whatever its Accept header says: the page for GET and HEAD of
- * /metrics, 404 for another path, 405 with Allow for another method. */
+/* What a request gets: the page for GET and HEAD of /metrics, 404 for another path, 405 with
+ * Allow for another method, whatever the Accept header says. */
 static void test_route(void **state)
 {
 	struct metrics_answer a;
 	(void)state;
 
-	a = metrics_route("GET", "/metrics");
+	a = metrics_route("GET", "/metrics", NULL);
 	assert_int_equal(a.status, 200);
 	assert_null(a.body);
 	assert_string_equal(a.content_type, "text/plain; version=0.0.4; charset=utf-8");
-	assert_int_equal(metrics_route("HEAD", "/metrics").status, 200);
-	a = metrics_route("GET", "/");
+	assert_int_equal(a.format, METRICS_TEXT);
+	assert_int_equal(metrics_route("HEAD", "/metrics", NULL).status, 200);
+	a = metrics_route("GET", "/", PROM_242_ACCEPT);
 	assert_int_equal(a.status, 404);
 	assert_non_null(a.body);
-	assert_int_equal(metrics_route("GET", "/metrics/").status, 404);
-	assert_int_equal(metrics_route("get", "/metrics").status, 405);
-	a = metrics_route("POST", "/metrics");
+	assert_int_equal(metrics_route("GET", "/metrics/", NULL).status, 404);
+	assert_int_equal(metrics_route("get", "/metrics", NULL).status, 405);
+	a = metrics_route("POST", "/metrics", PROM_242_ACCEPT);
 	assert_int_equal(a.status, 405);
 	assert_string_equal(a.allow, "GET, HEAD");
+	a = metrics_route("HEAD", "/metrics", PROM_242_ACCEPT);
+	assert_int_equal(a.status, 200);
+	assert_int_equal(a.format, METRICS_PROTOBUF);
+	assert_string_equal(a.content_type,
+			    "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; encoding=delimited");
+}
+
+/* Content negotiation: the protobuf stream only for a range that names it exactly and is
+ * preferred; anything else, garbage included, gets the text format. */
+static void test_negotiate(void **state)
+{
+	static const char *const text[] = {
+		"", "*/*", "text/plain", "garbage", ";;;,,,", "application/vnd.google.protobuf",
+		"application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily",	/* no encoding */
+		"application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=text",
+		"application/vnd.google.protobuf;proto=io.prometheus.client.Metric;encoding=delimited",
+		"application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited;q=0",
+		/* text preferred, or equal and first */
+		"application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited;q=0.2,text/plain;q=0.3",
+		"text/plain;version=0.0.4;q=0.5,application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited;q=0.5",
+		/* what Prometheus 2.42 sends without native histograms */
+		"application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1",
+		"application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited;q=x\x01\xff",
+	};
+	static const char *const pb[] = {
+		PROM_242_ACCEPT,
+		"application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited",
+		"application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited;q=0.7,"
+		"text/plain;version=0.0.4;q=0.3,*/*;q=0.2",
+		" Application/Vnd.Google.Protobuf ; proto=io.prometheus.client.MetricFamily ; encoding=delimited ; q=0.9 , text/plain;q=0.8",
+		"text/plain;version=0.0.3,application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited;q=0.01",
+		"application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited;q=0.5,text/plain;q=0.5",
+	};
+	(void)state;
+
+	assert_int_equal(metrics_negotiate(NULL), METRICS_TEXT);
+	for (unsigned i = 0; i < sizeof(text) / sizeof(text[0]); i++)
+		if (metrics_negotiate(text[i]) != METRICS_TEXT)
+			fail_msg("'%s' got the protobuf stream", text[i]);
+	for (unsigned i = 0; i < sizeof(pb) / sizeof(pb[0]); i++)
+		if (metrics_negotiate(pb[i]) != METRICS_PROTOBUF)
+			fail_msg("'%s' got the text format", pb[i]);
 }
 
 int main(void)
@@ -244,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_render),
 		cmocka_unit_test(test_render_names),
 		cmocka_unit_test(test_route),
+		cmocka_unit_test(test_negotiate),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -64,10 +64,10 @@ static void test_daemon_defaults(void **state)
 	assert_int_equal(c.log_target, LOG_TARGET_AUTO);
 	assert_int_equal(c.verbose, 0);
 	/* max(1024, 32 x CPUs), and 30 a CPU for the softirqs' 2 x 10 and the vectors' 10 */
-	assert_int_equal(default_max_cells(1), 1024 + 30);
-	assert_int_equal(default_max_cells(32), 1024 + 32 * 30);
-	assert_int_equal(default_max_cells(33), 1056 + 33 * 30);
-	assert_int_equal(default_max_cells(256), 8192 + 256 * 30);
+	assert_int_equal(default_max_cells(1, 512), 1024 + 47 + 512);
+	assert_int_equal(default_max_cells(32, 512), 1024 + 32 * 47 + 512);
+	assert_int_equal(default_max_cells(33, 0), 1056 + 33 * 47);
+	assert_int_equal(default_max_cells(256, 512), 8192 + 256 * 47 + 512);
 }
 
 static void test_daemon_every_option(void **state)
@@ -100,6 +100,14 @@ static void test_daemon_every_option(void **state)
 	assert_int_equal(c.vector_threshold_ns, 9000);
 	assert_int_equal(c.no_softirqs, 1);
 	assert_int_equal(c.no_vectors, 1);
+	assert_int_equal(c.threaded_threshold_ns, 500000);	/* defaults */
+	assert_int_equal(c.threaded_run_threshold_ns, 1000000);
+	assert_int_equal(c.no_threaded, 0);
+	r = daemon_run(&c, "--threaded-threshold-us", "50", "--threaded-run-threshold-us=0", "--no-threaded", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(c.threaded_threshold_ns, 50000);
+	assert_int_equal(c.threaded_run_threshold_ns, 0);
+	assert_int_equal(c.no_threaded, 1);
 
 	/* short forms, attached values, --opt=value */
 	r = daemon_run(&c, "-t0", "-i", "10", "-s/tmp/b.sock", "-v", "--attach=tp_btf",
@@ -138,14 +146,16 @@ static void test_daemon_limits(void **state)
 	assert_int_equal(c.max_request_kb, 64);
 	assert_int_equal(c.max_http_connections, 16);
 	assert_int_equal(c.http_timeout_s, 10);
+	assert_int_equal(c.metrics_le_factor, 8);
 	assert_int_equal(c.socket_mode, 0660);
 	assert_string_equal(c.socket_group, "irqlat");
 	assert_int_equal(c.socket_group_set, 0);
 	assert_string_equal(c.socket_user, "");
 	r = daemon_run(&c, "--max-clients", "1", "--max-subscribers", "0", "--client-queue-kb", "64",
 		       "--max-request-kb", "1024", "--max-http-connections", "4096", "--http-timeout-s", "3600",
-		       "--socket-mode", "0640", "--socket-user", "0", "--socket-group", "root", NULL);
+		       "--socket-mode", "0640", "--socket-user", "0", "--socket-group", "root", "--metrics-le-factor", "64", NULL);
 	assert_int_equal(r.rc, 0);
+	assert_int_equal(c.metrics_le_factor, 64);
 	assert_int_equal(c.max_clients, 1);
 	assert_int_equal(c.max_subscribers, 0);
 	assert_int_equal(c.client_queue_kb, 64);
@@ -201,6 +211,9 @@ static void test_daemon_bad_values(void **state)
 		{ "--max-request-kb", "1025", "--max-request-kb" },
 		{ "--max-http-connections", "0", "--max-http-connections" },
 		{ "--http-timeout-s", "0", "--http-timeout-s" },
+		{ "--metrics-le-factor", "0", "--metrics-le-factor" },
+		{ "--metrics-le-factor", "65", "--metrics-le-factor" },
+		{ "--metrics-le-factor", "two", "--metrics-le-factor" },
 		{ "--socket-mode", "0888", "--socket-mode" },
 		{ "--socket-mode", "1777", "--socket-mode" },
 		{ "--socket-mode", "rw", "--socket-mode" },
@@ -258,7 +271,8 @@ static void test_daemon_help_version(void **state)
 	/* the help lists every option */
 	static const char *const every[] = { "--threshold-us", "--softirq-threshold-us",
 					     "--softirq-raise-threshold-us", "--vector-threshold-us",
-					     "--no-softirqs", "--no-vectors", "--interval-ms", "--socket", "--attach",
+					     "--no-softirqs", "--no-vectors", "--threaded-threshold-us",
+					     "--threaded-run-threshold-us", "--no-threaded", "--interval-ms", "--socket", "--attach",
 					     "--max-cells", "--ringbuf-kb", "--outlier-rate", "--log-target",
 					     "--verbose", "--help", "--version" };
 	for (unsigned i = 0; i < sizeof(every) / sizeof(every[0]); i++)

@@ -16,6 +16,7 @@
 #include "fake_bpf.h"
 #include "../helpers/hist_sample.h"
 #include "../helpers/json_fields.h"
+#include "daemon/ksym.h"
 #include "daemon/report.h"
 
 #define NTICKS 12	/* fewer than WINDOW_TICKS_MAX: the windows reach back to the start */
@@ -313,7 +314,7 @@ static void test_summary_idle_storm_cpus(void **state)
 static void test_hist_buckets(void **state)
 {
 	struct fixture *f = *state;
-	json_object *s = roundtrip(report_hist(&f->c, WINDOW_60S, 1, NULL));
+	json_object *s = roundtrip(report_hist(&f->c, WINDOW_60S, 1, -1, NULL));
 	json_object *irqs = field(s, "irqs", json_type_array), *b;
 	struct hist w;
 	uint64_t sum = 0;
@@ -352,20 +353,20 @@ static void test_hist_filters(void **state)
 	json_object *s;
 
 	/* by IRQ number: both handlers of the shared line */
-	s = roundtrip(report_hist(&f->c, WINDOW_10S, 25, NULL));
+	s = roundtrip(report_hist(&f->c, WINDOW_10S, 25, -1, NULL));
 	assert_int_equal(json_object_array_length(field(s, "irqs", json_type_array)), 2);
 	json_object_put(s);
 	/* by name: one */
-	s = roundtrip(report_hist(&f->c, WINDOW_10S, -1, "shared-on-25"));
+	s = roundtrip(report_hist(&f->c, WINDOW_10S, -1, -1, "shared-on-25"));
 	assert_int_equal(json_object_array_length(field(s, "irqs", json_type_array)), 1);
 	check_handler(json_object_array_get_idx(field(s, "irqs", json_type_array), 0), f, 1, 10, 10);
 	json_object_put(s);
 	/* neither: all */
-	s = roundtrip(report_hist(&f->c, WINDOW_10S, -1, NULL));
+	s = roundtrip(report_hist(&f->c, WINDOW_10S, -1, -1, NULL));
 	assert_int_equal(json_object_array_length(field(s, "irqs", json_type_array)), NHANDLERS);
 	json_object_put(s);
 	/* no match: empty, and the header still describes the window asked for */
-	s = roundtrip(report_hist(&f->c, WINDOW_10S, 99, NULL));
+	s = roundtrip(report_hist(&f->c, WINDOW_10S, 99, -1, NULL));
 	assert_int_equal(json_object_array_length(field(s, "irqs", json_type_array)), 0);
 	check_header(s, "10s", 10);
 	json_object_put(s);
@@ -450,7 +451,7 @@ static void test_joined_kinds(void **state)
 	fake_clock_ns += NS;
 	collector_tick(&c);
 
-	s = roundtrip(report_hist(&c, WINDOW_TOTAL, -1, NULL));
+	s = roundtrip(report_hist(&c, WINDOW_TOTAL, -1, -1, NULL));
 	assert_int_equal(json_object_array_length(field(s, "irqs", json_type_array)), 0);
 	arr = field(s, "softirqs", json_type_array);
 	assert_int_equal(json_object_array_length(arr), 2);
@@ -505,12 +506,174 @@ static void test_joined_kinds(void **state)
 	json_object_put(s);
 
 	/* a name selects across kinds; an IRQ number only hard IRQs */
-	s = roundtrip(report_hist(&c, WINDOW_TOTAL, -1, "NET_RX"));
+	s = roundtrip(report_hist(&c, WINDOW_TOTAL, -1, -1, "NET_RX"));
 	assert_int_equal(json_object_array_length(field(s, "softirqs", json_type_array)), 1);
 	assert_int_equal(json_object_array_length(field(s, "vectors", json_type_array)), 0);
 	json_object_put(s);
-	s = roundtrip(report_hist(&c, WINDOW_TOTAL, 3, NULL));
+	s = roundtrip(report_hist(&c, WINDOW_TOTAL, 3, -1, NULL));
 	assert_int_equal(json_object_array_length(field(s, "softirqs", json_type_array)), 0);
+	json_object_put(s);
+	collector_free(&c);
+	fake_bpf_free(&bpf);
+}
+
+/* Timers: a series per function and CPU, named from kallsyms (here a file written by the
+ * test), shaped into the timers object by class and by CPU; wake-ups per task, with pid 0 for
+ * the tasks past the bound; hist by class and by pid. */
+static void test_timers(void **state)
+{
+	char path[] = "/tmp/test_report_kallsyms.XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	struct fake_bpf bpf;
+	struct collector c;
+	uint32_t tick0, tick1, wake0, other1, task, other_tasks;
+	json_object *s, *t, *arr, *el;
+	(void)state;
+
+	assert_non_null(f);
+	fprintf(f, "ffffffff81000000 T _text\nffffffff81100000 t hrtimer_wakeup\nffffffff81200000 t tick_nohz_handler\n"
+		   "ffffffff81300000 t timerfd_tmrproc\nffffffff81400000 d some_data\n");
+	fclose(f);
+	ksym_set_path(path);
+	fake_bpf_init(&bpf, 16);
+	assert_int_equal(collector_init(&c, &bpf.l), 0);
+	fake_clock_ns = c.start_ns = 1000 * NS;
+	c.clock = fake_clock;
+	tick0 = fake_bpf_new_id_cell(&bpf, KIND_TIMER, 0xffffffff81200000ull, 0, 0, NULL);
+	tick1 = fake_bpf_new_id_cell(&bpf, KIND_TIMER, 0xffffffff81200000ull, 1, 1, NULL);
+	wake0 = fake_bpf_new_id_cell(&bpf, KIND_TIMER, 0xffffffff81100000ull, 0, 0, NULL);
+	other1 = fake_bpf_new_id_cell(&bpf, KIND_TIMER, 0xffffffff81300010ull, 1, 1, NULL);	/* inside a function */
+	task = fake_bpf_new_id_cell(&bpf, KIND_WAKEUP, 4242, 4242, 0, "cyclictest");
+	other_tasks = fake_bpf_new_id_cell(&bpf, KIND_WAKEUP, 0, 0, 1, NULL);
+	for (unsigned i = 0; i < 10; i++) {
+		fake_bpf_run(&bpf, tick0, 20000, 0);
+		fake_bpf_run(&bpf, wake0, 5000, 0);
+		fake_bpf_run(&bpf, task, 30000, 0);
+	}
+	for (unsigned i = 0; i < 4; i++)
+		fake_bpf_run(&bpf, tick1, 40000, 0);
+	fake_bpf_run(&bpf, other1, 0, 0);	/* early inside its slack */
+	fake_bpf_run(&bpf, other_tasks, 70000, 0);
+	fake_clock_ns += NS;
+	collector_tick(&c);
+
+	s = roundtrip(report_summary(&c, WINDOW_TOTAL));
+	assert_false(json_object_object_get_ex(s, "wakeups", NULL));	/* moved into timers */
+	t = field(s, "timers", json_type_object);
+	arr = field(t, "classes", json_type_array);
+	assert_int_equal(json_object_array_length(arr), 3);
+	el = json_object_array_get_idx(arr, 0);
+	assert_string_equal(json_object_get_string(field(el, "function", json_type_string)), "tick_nohz_handler");
+	assert_string_equal(json_object_get_string(field(el, "class", json_type_string)), "tick");
+	assert_int_equal(u64(el, "count"), 14);
+	assert_int_equal(u64(el, "lateness_max_ns"), 40000);
+	assert_true(u64(el, "lateness_p50_ns") <= 20000 * 1.0905 && u64(el, "lateness_p50_ns") * 1.0905 >= 20000);
+	assert_int_equal(json_object_array_length(field(el, "cpus", json_type_array)), 2);
+	el = json_object_array_get_idx(field(el, "cpus", json_type_array), 1);
+	assert_int_equal(u64(el, "cpu"), 1);
+	assert_int_equal(u64(el, "count"), 4);
+	assert_int_equal(u64(el, "lateness_max_ns"), 40000);
+	el = json_object_array_get_idx(arr, 1);
+	assert_string_equal(json_object_get_string(field(el, "function", json_type_string)), "hrtimer_wakeup");
+	assert_string_equal(json_object_get_string(field(el, "class", json_type_string)), "sleep");
+	el = json_object_array_get_idx(arr, 2);
+	assert_string_equal(json_object_get_string(field(el, "function", json_type_string)), "timerfd_tmrproc+0x10");
+	assert_string_equal(json_object_get_string(field(el, "class", json_type_string)), "other");
+	assert_int_equal(u64(el, "lateness_max_ns"), 0);
+	arr = field(t, "cpus", json_type_array);
+	assert_int_equal(json_object_array_length(arr), 2);
+	assert_int_equal(u64(json_object_array_get_idx(arr, 0), "count"), 20);	/* tick and sleep on CPU 0 */
+	assert_int_equal(u64(json_object_array_get_idx(arr, 1), "count"), 5);
+	assert_int_equal(u64(json_object_array_get_idx(arr, 1), "lateness_max_ns"), 40000);
+	arr = field(t, "wakeups", json_type_array);
+	assert_int_equal(json_object_array_length(arr), 2);
+	el = json_object_array_get_idx(arr, 0);
+	assert_int_equal(u64(el, "pid"), 4242);
+	assert_string_equal(json_object_get_string(field(el, "comm", json_type_string)), "cyclictest");
+	assert_int_equal(u64(el, "count"), 10);
+	assert_int_equal(u64(el, "latency_max_ns"), 30000);
+	assert_false(json_object_object_get_ex(el, "time_share", NULL));	/* a latency's share of time means nothing */
+	el = json_object_array_get_idx(arr, 1);
+	assert_int_equal(u64(el, "pid"), 0);
+	assert_string_equal(json_object_get_string(field(el, "comm", json_type_string)), "(other)");
+	json_object_put(s);
+
+	/* hist: a class selects its functions; a pid its task */
+	s = roundtrip(report_hist(&c, WINDOW_TOTAL, -1, -1, "tick"));
+	t = field(s, "timers", json_type_object);
+	assert_int_equal(json_object_array_length(field(t, "classes", json_type_array)), 1);
+	el = json_object_array_get_idx(field(t, "classes", json_type_array), 0);
+	assert_int_equal(json_object_array_length(field(el, "lateness_buckets", json_type_array)), 2);
+	assert_int_equal(json_object_array_length(field(t, "wakeups", json_type_array)), 0);
+	json_object_put(s);
+	s = roundtrip(report_hist(&c, WINDOW_TOTAL, -1, 4242, NULL));
+	t = field(s, "timers", json_type_object);
+	assert_int_equal(json_object_array_length(field(t, "classes", json_type_array)), 0);
+	assert_int_equal(json_object_array_length(field(t, "wakeups", json_type_array)), 1);
+	el = json_object_array_get_idx(field(t, "wakeups", json_type_array), 0);
+	assert_int_equal(json_object_array_length(field(el, "latency_buckets", json_type_array)), 1);
+	json_object_put(s);
+	collector_free(&c);
+	fake_bpf_free(&bpf);
+	ksym_set_path(NULL);
+	unlink(path);
+}
+
+/* A threaded IRQ: the wake-to-run latency (its cells named by the irqaction) and the thread
+ * handler's run time (named by the thread) in one element, joined by irqaction and IRQ; the
+ * hist request finds the element by either name. */
+static void test_threaded(void **state)
+{
+	struct fake_bpf bpf;
+	struct collector c;
+	uint32_t wake, run, other;
+	json_object *s, *arr, *el;
+	(void)state;
+
+	fake_bpf_init(&bpf, 16);
+	assert_int_equal(collector_init(&c, &bpf.l), 0);
+	fake_clock_ns = c.start_ns = 1000 * NS;
+	c.clock = fake_clock;
+	wake = fake_bpf_new_cell(&bpf, 24, 0, 0xabc0, "virtio0");
+	bpf.meta[wake].kind = KIND_THREADED;
+	run = fake_bpf_new_cell(&bpf, 24, 0, 0xabc0, "irq/24-virtio0");
+	bpf.meta[run].kind = KIND_THREADED_RUN;
+	other = fake_bpf_new_cell(&bpf, 24, 1, 0xdef0, "irq/24-other");	/* another action on the line */
+	bpf.meta[other].kind = KIND_THREADED_RUN;
+	for (unsigned i = 0; i < 8; i++) {
+		fake_bpf_run(&bpf, wake, 20000, 0);
+		fake_bpf_run(&bpf, run, 3000, 0);
+	}
+	fake_bpf_run(&bpf, other, 5000, 0);
+	fake_clock_ns += NS;
+	collector_tick(&c);
+
+	s = roundtrip(report_summary(&c, WINDOW_TOTAL));
+	arr = field(s, "threaded", json_type_array);
+	assert_int_equal(json_object_array_length(arr), 2);
+	el = json_object_array_get_idx(arr, 0);
+	assert_int_equal(u64(el, "irq"), 24);
+	assert_string_equal(json_object_get_string(field(el, "name", json_type_string)), "virtio0");
+	assert_string_equal(json_object_get_string(field(el, "thread", json_type_string)), "irq/24-virtio0");
+	assert_int_equal(u64(el, "count"), 8);
+	assert_int_equal(u64(el, "wakeup_max_ns"), 20000);
+	assert_true(u64(el, "wakeup_p50_ns") <= 20000 && u64(el, "wakeup_p99_ns") * 1.0905 >= 20000);
+	assert_int_equal(u64(el, "run_count"), 8);
+	assert_true(u64(el, "run_p99_ns") <= 3000 && u64(el, "run_p99_ns") * 1.0905 >= 3000);
+	assert_false(json_object_object_get_ex(el, "time_share", NULL));	/* of a latency: meaningless */
+	el = json_object_array_get_idx(arr, 1);	/* the other action's runs are not joined to the first */
+	assert_string_equal(json_object_get_string(field(el, "thread", json_type_string)), "irq/24-other");
+	assert_int_equal(u64(el, "run_count"), 1);
+	assert_false(json_object_object_get_ex(el, "count", NULL));
+	json_object_put(s);
+
+	s = roundtrip(report_hist(&c, WINDOW_TOTAL, -1, -1, "irq/24-virtio0"));
+	arr = field(s, "threaded", json_type_array);
+	assert_int_equal(json_object_array_length(arr), 1);
+	el = json_object_array_get_idx(arr, 0);
+	assert_int_equal(json_object_array_length(field(el, "wakeup_buckets", json_type_array)), 1);
+	assert_int_equal(json_object_array_length(field(el, "run_buckets", json_type_array)), 1);
 	json_object_put(s);
 	collector_free(&c);
 	fake_bpf_free(&bpf);
@@ -526,6 +689,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hist_filters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_status, setup, teardown),
 		cmocka_unit_test(test_joined_kinds),
+		cmocka_unit_test(test_timers),
+		cmocka_unit_test(test_threaded),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

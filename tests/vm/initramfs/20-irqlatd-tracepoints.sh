@@ -21,7 +21,7 @@ echo "vmtest: 20-irqlatd-tracepoints start" >/dev/kmsg
 kernel_log_since_start() { dmesg | sed -n '/vmtest: 20-irqlatd-tracepoints start/,$p'; }
 irqlat() { "$IRQLAT" --socket "$sock" "$@"; }
 
-"$IRQLATD" --socket "$sock" --log-target stderr --verbose --interval-ms 200 --threshold-us 0 --softirq-threshold-us 0 --softirq-raise-threshold-us 0 --vector-threshold-us 0 \
+"$IRQLATD" --socket "$sock" --log-target stderr --verbose --interval-ms 200 --threshold-us 0 --softirq-threshold-us 0 --softirq-raise-threshold-us 0 --vector-threshold-us 0 --timer-threshold-us 0 --wakeup-threshold-us 0 --threaded-threshold-us 0 --threaded-run-threshold-us 0 \
 	--tracepoint silly:me_silly --tracepoint-period silly:me_silly=100ms >"$work/daemon.log" 2>&1 &
 daemon=$!
 up() { irqlat status >/dev/null 2>&1; }

@@ -27,7 +27,7 @@ bpf_objects >"$work/bpf-before"
 
 # a small event ring (4 or 5 events a load), full long before the 20th load: what grows after
 # that is a leak
-"$IRQLATD" --socket "$sock" --log-target stderr --verbose --interval-ms 200 --threshold-us 0 --softirq-threshold-us 0 --softirq-raise-threshold-us 0 --vector-threshold-us 0 --event-history 64 \
+"$IRQLATD" --socket "$sock" --log-target stderr --verbose --interval-ms 200 --threshold-us 0 --softirq-threshold-us 0 --softirq-raise-threshold-us 0 --vector-threshold-us 0 --timer-threshold-us 0 --wakeup-threshold-us 0 --threaded-threshold-us 0 --threaded-run-threshold-us 0 --event-history 64 \
 	--tracepoint silly:me_silly >"$work/daemon.log" 2>&1 &
 daemon=$!
 up() { irqlat status >/dev/null 2>&1; }

@@ -44,10 +44,11 @@ proc_on() {
 		$1 == irq { if (col) print $col; exit }' /proc/interrupts
 }
 # irqlatd's count of the serial IRQ on CPU $2 in the summary JSON file $1 (0 before its cell).
-# One object per line: an IRQ's line, then its per-CPU cells; any other object (a storm, the
-# softirq and vector entries after the IRQs, whose cells also start with "cpu") ends it.
+# One object per line: an IRQ's line, then its per-CPU cells; any other object (a storm) ends
+# it; the arrays after the IRQs' (softirqs, vectors, threaded IRQs, whose elements have "irq"
+# and cells too) are cut off first.
 ours_on() {
-	tr '{' '\n' <"$1" | awk -v irq="\"irq\":$serial," -v cpu="\"cpu\":$2," '
+	sed 's/"softirqs":.*//' "$1" | tr '{' '\n' | awk -v irq="\"irq\":$serial," -v cpu="\"cpu\":$2," '
 		index($0, "\"irq\":") == 1 { mine = index($0, irq) == 1; next }
 		index($0, "\"cpu\":") != 1 { mine = 0 }
 		mine && index($0, cpu) == 1 { split($0, f, /[:,]/); n = f[4] }

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Timer lateness and wake-up latency, into the shared cells (bpf/cell.bpf.h).
+ *
+ * Lateness (KIND_TIMER): at timer:hrtimer_expire_entry, the tracepoint's `now` (the time of
+ * the timer's clock base when the expiry code ran it) minus the timer's hard expiry
+ * (node.expires), per timer function and CPU. node.expires and not _softexpires: a timer with
+ * slack may run anywhere in [_softexpires, node.expires], the kernel programs the hardware for
+ * node.expires, so _softexpires is the early edge of the range the caller allowed and
+ * node.expires the latest time it was due; lateness past it is the kernel being late, and a
+ * timer run early inside its slack counts as 0 ns late, never as negative.
+ *
+ * Wake-up latency (KIND_WAKEUP): a timer whose function is hrtimer_wakeup (a task sleeping in
+ * nanosleep, clock_nanosleep, poll or select with a timeout...) stores its hard expiry, in
+ * CLOCK_MONOTONIC, in the woken task's local storage; at sched:sched_switch, the task being
+ * switched in, if it has one, records bpf_ktime_get_ns() minus it, per task and CPU, and per
+ * CPU for every task together (KIND_WAKEUP_CPU). The
+ * expiry and not `now`: what the sleeper waits for is its expiry (cyclictest measures from the
+ * time it asked for), so the timer's own lateness is part of its wake-up latency. sched_switch
+ * runs on every context switch: one task-storage lookup (a pointer in the task plus its cache)
+ * and an exit for every task without a pending expiry.
+ *
+ * The tick (tick_nohz_handler, tick_sched_timer on older kernels) and hrtimer_wakeup are told
+ * apart in user space by the function address (the series' id), named from /proc/kallsyms
+ * there; the only address the programs compare with is hrtimer_wakeup's, set by the loader. */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "irqlat_abi.h"
+#include "cell.bpf.h"
+#include "hist.bpf.h"
+#include "outlier.bpf.h"
+
+CPU_STATE(timer_cpu, struct timer_cpu)	/* bpf/cell.bpf.h */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct timer_task);
+} timer_task SEC(".maps");
+
+/* Set by the loader before load: hrtimer_wakeup's address from /proc/kallsyms (0: wake-ups not
+ * measured, and the verifier drops that code), and the bound on wake-up cells. */
+const volatile __u64 hrtimer_wakeup_fn = 0;
+const volatile __u32 max_wakeup_cells = 1024;
+
+/* What a new cell starts with (the daemon writes each cell's own); ~0 turns outliers off. */
+volatile __u64 lateness_threshold_ns = 200000;
+volatile __u64 wakeup_threshold_ns = 500000;
+
+__u32 wakeup_cells;	/* wake-up cells of tasks of their own handed out (the rest share pid 0) */
+
+extern struct task_struct *bpf_task_from_pid(s32 pid) __ksym;
+extern void bpf_task_release(struct task_struct *p) __ksym;
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
+
+/* Cold path: a timer function's first expiry on this CPU, or two colliding in the cache. */
+static __noinline int timer_miss(__u64 fn, __u32 cpu)
+{
+	return cell_miss(KIND_TIMER, fn, cpu, NULL, lateness_threshold_ns);
+}
+
+/* Cold path: a task's first wake-up on this CPU. Past max_wakeup_cells cells of tasks of
+ * their own, a task's wake-ups go to the shared cell of pid 0 on the CPU ("(other)"). */
+static __noinline int wakeup_miss(__u32 pid, const char *comm)
+{
+	struct cell_key key = { .id = pid, .sub = pid, .cpu = (__u16)bpf_get_smp_processor_id(),
+				.kind = KIND_WAKEUP };
+	__u32 *found = bpf_map_lookup_elem(&cell_index, &key);
+
+	if (found)
+		return (int)*found;
+	if (wakeup_cells >= max_wakeup_cells || __sync_fetch_and_add(&wakeup_cells, 1) >= max_wakeup_cells)
+		return cell_miss(KIND_WAKEUP, 0, 0, NULL, wakeup_threshold_ns);
+	return cell_miss(KIND_WAKEUP, pid, pid, comm, wakeup_threshold_ns);
+}
+
+/* Cold path: the first wake-up measured on this CPU, for its all-tasks cell (no outliers: the
+ * task's own cell has them) */
+static __noinline int wakeup_cpu_miss(__u32 cpu)
+{
+	return cell_miss(KIND_WAKEUP_CPU, cpu, cpu, NULL, ~0ULL);
+}
+
+static __always_inline void record_lateness(__u64 fn, __s64 late, __u64 ts_ns, __u64 aux)
+{
+	struct timer_cpu *st = timer_cpu_this();
+	__u32 cpu = bpf_get_smp_processor_id(), *slot;
+	__u64 v = late > 0 ? (__u64)late : 0;	/* early inside its slack: not late */
+	struct lat_cell *c;
+
+	if (!st)
+		return;
+	slot = &st->cell[(fn >> 4) & (TIMER_CACHE - 1)];
+	c = cell_cached(slot, fn, cpu);
+	if (!c)
+		c = cell_fill(slot, timer_miss(fn, cpu));
+	if (!c)
+		return;
+	cell_record(c, v);
+	if (v >= c->threshold_ns)
+		outlier_emit(*slot - 1, ts_ns, v, aux);
+}
+
+/* The sleeper's task, stamped with the expiry, unless it is on a CPU now: then the wake-up
+ * needs no switch (the timer fired before the task scheduled out), and a stamp would wait for
+ * its next switch-in, however much later. Returns its pid (0: none). */
+static __always_inline __u32 stamp_sleeper(struct hrtimer *timer, __u64 expires)
+{
+	/* the timer is the sleeper's first member: a read-only view of the sleeper around it,
+	 * whose task pointer is not trusted, so the task is taken again by its pid */
+	struct hrtimer_sleeper *sl = bpf_rdonly_cast(timer, bpf_core_type_id_kernel(struct hrtimer_sleeper));
+	struct task_struct *t;
+	struct timer_task *tt;
+	__u32 pid = sl->task ? sl->task->pid : 0;
+	__s64 offset = timer->base->offset;	/* the base's clock - CLOCK_MONOTONIC */
+
+	if (!pid)
+		return 0;
+	t = bpf_task_from_pid(pid);
+	if (!t)
+		return 0;
+	if (!t->on_cpu) {
+		tt = bpf_task_storage_get(&timer_task, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+		if (tt)
+			tt->expires_ns = expires - offset;
+	}
+	bpf_task_release(t);
+	return pid;
+}
+
+SEC("tp_btf/hrtimer_expire_entry")
+int BPF_PROG(hrtimer_expire_entry_btf, struct hrtimer *timer, ktime_t *now)
+{
+	__u64 fn = 0, expires = timer->node.expires, aux = 0;
+	__s64 t_now = 0;
+
+	/* a function pointer reads as a pointer to memory and an int pointer as a scalar to the
+	 * verifier: both values come through the helper */
+	bpf_probe_read_kernel(&fn, sizeof(fn), &timer->function);
+	bpf_probe_read_kernel(&t_now, sizeof(t_now), now);
+	if (hrtimer_wakeup_fn && fn == hrtimer_wakeup_fn)
+		aux = stamp_sleeper(timer, expires);
+	record_lateness(fn, t_now - (__s64)expires, t_now, aux);
+	return 0;
+}
+
+/* raw_tp: lateness only; task local storage needs the task as a typed pointer (tp_btf). */
+SEC("raw_tp/hrtimer_expire_entry")
+int BPF_PROG(hrtimer_expire_entry_raw, struct hrtimer *timer, ktime_t *now)
+{
+	__u64 fn = (__u64)BPF_CORE_READ(timer, function), expires = BPF_CORE_READ(timer, node.expires);
+	__s64 t_now = 0;
+
+	bpf_probe_read_kernel(&t_now, sizeof(t_now), now);
+	record_lateness(fn, t_now - (__s64)expires, t_now, 0);
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	struct timer_task *tt = bpf_task_storage_get(&timer_task, next, NULL, 0);
+	__u64 now, expires, v;
+	__u32 cpu, pid;
+	struct lat_cell *c = NULL;
+
+	if (!tt || !tt->expires_ns)
+		return 0;	/* the common case: not woken by a timer we saw */
+	now = bpf_ktime_get_ns();
+	expires = tt->expires_ns;
+	tt->expires_ns = 0;
+	v = now > expires ? now - expires : 0;
+	cpu = bpf_get_smp_processor_id();
+	pid = next->pid;
+	if (tt->cpu == cpu + 1) {
+		c = cell_cached(&tt->cell, pid, pid);
+		if (!c)	/* past the bound: the shared cell */
+			c = cell_cached(&tt->cell, 0, 0);
+	}
+	if (!c) {
+		tt->cpu = cpu + 1;
+		c = cell_fill(&tt->cell, wakeup_miss(pid, next->comm));
+	}
+	if (c) {
+		cell_record(c, v);
+		if (v >= c->threshold_ns)
+			outlier_emit(tt->cell - 1, now, v, pid);
+	}
+	/* and the CPU's, every task together */
+	struct timer_cpu *st = timer_cpu_this();
+
+	if (!st)
+		return 0;
+	c = cell_cached(&st->wake_cell, cpu, cpu);
+	if (!c)
+		c = cell_fill(&st->wake_cell, wakeup_cpu_miss(cpu));
+	if (c)
+		cell_record(c, v);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,152 @@
+#!/bin/sh
+# vm-check-timeout: 90
+# Threaded IRQs: this guest boots with threadirqs (run-initramfs-threadirqs), or is Debian's
+# PREEMPT_RT kernel (run-initramfs-rt), so the serial console's IRQ has a thread, irq/N-ttyS0, and its
+# hard-IRQ handler (genirq's primary handler) returns IRQ_WAKE_THREAD on every arrival. The
+# thread runs the handler once per wake, but a wake while one is still pending is merged
+# (genirq's IRQTF_RUNTHREAD; the serial line is edge-triggered, so it can fire again before
+# the thread has run): irqlatd's wake-to-run count and thread handler run count for that IRQ
+# must equal its hard-IRQ run count in the same snapshot less the merged wakes that ftrace
+# saw (its irq_handler_exit events less its calls of the thread's handler), within 1%; with
+# nothing merged, the hard-IRQ count itself (the first runs here merged none). The reference for the wake-to-run
+# times is ftrace in the same window, with irqlatd's definition: the first irq_handler_exit
+# of that IRQ since the thread last started, to the thread's next sched_switch in or, when it
+# was still on the CPU (the serial line often fires again while its thread runs, and genirq
+# then runs the handler again without sleeping), the thread's next call of genirq's wrapper
+# (the function tracer on irq_forced_thread_fn/irq_thread_fn). ftrace runs from before
+# irqlatd starts to after the snapshot, so it saw every wake irqlatd measured: irqlatd's
+# longest must not exceed ftrace's longest by more than the probes' own cost, nor fall short
+# by more of ftrace's longest among the wakes after irqlatd was up (a trace_marker line); it
+# must be positive, and ftrace must have at least as many. Both read the same clock (mono).
+set -eu
+# shellcheck source=../guest/lib.sh
+. "$VMTEST_DIR/lib.sh"
+
+if [ ! -x "$IRQLATD" ] || [ ! -x "$IRQLAT" ] || ! command -v jq >/dev/null; then
+	skip "threaded IRQs measured" "irqlatd, irqlat or jq missing in the guest"
+	exit 0
+fi
+work=/tmp/irqlatd-threaded
+sock=$work/irqlatd.sock
+mkdir -p "$work"
+irqlat() { "$IRQLAT" --socket "$sock" "$@"; }
+serial=$(awk '/ttyS0/ { sub(":", "", $1); print $1; exit }' /proc/interrupts)
+thread=$(ps -o pid,comm | awk -v p="irq/$serial-" 'index($2, p) == 1 { print $2; exit }')
+diag "kernel $(uname -r) ($(uname -v | grep -o 'PREEMPT[_A-Z]*' | head -1)), cmdline: $(cat /proc/cmdline)"
+diag "serial IRQ ${serial:-none}, its thread: ${thread:-none}"
+if [ -z "$thread" ]; then
+	if grep -qw threadirqs /proc/cmdline || [ "$(cat /sys/kernel/realtime 2>/dev/null)" = 1 ]; then
+		not_ok "the serial IRQ has a thread (threadirqs or PREEMPT_RT)"
+	else	# the plain initramfs guest: run-initramfs-threadirqs and -rt run this check
+		skip "threaded IRQs measured" "no threaded IRQ in this guest (booted without threadirqs, not PREEMPT_RT)"
+	fi
+	exit 0
+fi
+
+T=/sys/kernel/tracing
+echo 0 >"$T/tracing_on"
+echo >"$T/trace"
+echo 4096 >"$T/buffer_size_kb"
+# BPF's clock (bpf_ktime_get_ns): under TCG the default trace clock (global, from sched_clock)
+# ran some 5% apart from it over tens of ms
+old_clock=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$T/trace_clock")
+echo mono >"$T/trace_clock"
+echo "irq == $serial" >"$T/events/irq/irq_handler_exit/filter"
+echo "next_comm ~ \"irq/$serial-*\"" >"$T/events/sched/sched_switch/filter"
+echo 1 >"$T/events/irq/irq_handler_exit/enable"
+echo 1 >"$T/events/sched/sched_switch/enable"
+echo "irq_forced_thread_fn irq_thread_fn" >"$T/set_ftrace_filter"
+echo function >"$T/current_tracer"
+echo 1 >"$T/tracing_on"
+
+"$IRQLATD" --socket "$sock" --log-target stderr --no-tracepoints --interval-ms 200 >"$work/daemon.log" 2>&1 &
+daemon=$!
+up() { irqlat status >/dev/null 2>&1; }
+if ! retry 20 up; then
+	echo 0 >"$T/tracing_on"
+	not_ok "irqlatd starts"; diag_file "$work/daemon.log"; exit 0
+fi
+echo "irqlatd-up" >"$T/trace_marker"	# its programs are attached: every wake from here is stamped
+irqlat status --json >"$work/status.json" 2>/dev/null || true
+check "irqlatd measures threaded IRQs (kinds threaded and threaded_run)" \
+	jq -e '.kinds | index("threaded") and index("threaded_run")' "$work/status.json"
+# the load: this guest's console output raises the serial IRQ; then nothing is printed until
+# the snapshot is taken and ftrace stopped
+# (pauses between lines: the port then sends each line on its own IRQs rather than the thread
+# draining a full buffer at a time, so that there are enough IRQs to count at 1%)
+i=0
+while [ $i -lt 200 ]; do echo "# threaded: serial load, line $i of 200"; i=$((i + 1)); sleep 0.01; done
+sleep 0.6	# three ticks
+irqlat --top -b -n 1 -J -w total >"$work/snap.json"
+echo 0 >"$T/tracing_on"
+cp "$T/trace" "$work/trace"	# before the tracer is reset: that empties the buffer
+echo nop >"$T/current_tracer"
+echo 0 >"$T/events/irq/irq_handler_exit/enable"
+echo 0 >"$T/events/sched/sched_switch/enable"
+kill "$daemon"
+wait "$daemon" 2>/dev/null || true
+
+el=$(jq -c --argjson irq "$serial" '[.threaded[] | select(.irq == $irq)][0] | del(.cpus)' "$work/snap.json")
+hard=$(jq --argjson irq "$serial" '[.irqs[] | select(.irq == $irq) | .count] | add // 0' "$work/snap.json")
+diag "threaded element: $el"
+f() { echo "$el" | jq -r ".$1 // 0"; }
+wakes=$(f count) runs=$(f run_count) wmax=$(f wakeup_max_ns) w50=$(f wakeup_p50_ns) w99=$(f wakeup_p99_ns)
+r99=$(f run_p99_ns)
+diag "hard-IRQ runs $hard, wakes measured $wakes, thread handler runs $runs"
+exits=$(grep -c ' irq_handler_exit: ' "$work/trace" || true)
+calls=$(grep -cE "^ *irq/$serial-.* irq_(forced_)?thread_fn <-" "$work/trace" || true)
+merged=$((exits - calls))
+diag "ftrace: $exits hard-IRQ exits, $calls calls of the thread's handler, so $merged wakes merged; $(grep -c ' sched_switch: ' "$work/trace" || true) switches to the thread"
+names() { [ "$(f thread)" = "$thread" ] && [ "$(f name)" = "ttyS0" ]; }
+check "the element names the thread ($thread) and the handler (ttyS0)" names
+check "enough serial IRQs to compare counts at 1% (at least 200: $hard)" [ "$hard" -ge 200 ]
+within() { d=$(($1 - $2)); [ $d -lt 0 ] && d=$((-d)); [ $((d * 100)) -le "$2" ]; }
+check "wake-to-run count ($wakes) is the line's hard-IRQ count ($hard) less the merged wakes ($merged) within 1%" \
+	within "$wakes" $((hard - merged))
+check "thread handler run count ($runs) is the wake count ($wakes) within 1%" within "$runs" "$wakes"
+check "thread handler run time measured (run_p99_ns $r99 > 0)" [ "$r99" -gt 0 ]
+
+# ftrace's wake-to-run times for the thread, in ns, sorted
+awk '
+	/ tracing_mark_write: irqlatd-up/ { up = 1; next }
+	/ irq_handler_exit: / || / sched_switch: / || / irq_(forced_)?thread_fn <-/ {
+		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { ts = substr($i, 1, length($i) - 1); break }
+		split(ts, p, ".")	# "071495": busybox awk reads a leading 0 as octal, so 1 goes in front
+		ns = p[1] * 1000000000 + (("1" p[2]) - 1000000) * 1000
+		if ($0 ~ / irq_handler_exit: /) { if (!pending) { pending = ns; after = up; from = ts }; next }
+		if ($0 ~ / irq_(forced_)?thread_fn <-/ && $0 !~ "^ *irq/'"$serial"'-") next	# another thread
+		if (pending) print ns - pending, after, from, ts
+		pending = 0
+	}' "$work/trace" | sort -n >"$work/ftrace.txt"
+fn=$(wc -l <"$work/ftrace.txt")
+fmax=$(tail -n 1 "$work/ftrace.txt" | cut -d' ' -f1)
+fmed=$(sed -n "$(( (fn + 1) / 2 ))p" "$work/ftrace.txt" | cut -d' ' -f1)
+fupmax=$(awk '$2 == 1 { m = $1 } END { print m + 0 }' "$work/ftrace.txt")	# wakes after irqlatd was up
+fmax=${fmax:-0} fmed=${fmed:-0}
+diag "ftrace: $fn wakes paired with the thread's switch-in or handler call, longest $fmax ns ($fupmax ns of those after irqlatd was up), median $fmed ns; irqlatd: p50 $w50, p99 $w99, max $wmax ns"
+# The two tools' probes sit at the same kernel points and read the same clock, but not
+# atomically with each other: an interrupt can fall between ftrace's record and irqlatd's
+# program. Seen: within 8 us of each other. Tolerance: 2% of the longest plus 100 us.
+positive() { [ "$w50" -gt 0 ] && [ "$wmax" -gt 0 ]; }
+check "wake-to-run positive (p50 $w50 ns, max $wmax ns)" positive
+# irqlatd saw every wake from the marker on and none before ftrace started: its longest lies
+# between ftrace's longest after the marker and ftrace's longest of all
+tol_hi=$((fmax / 50 + 100000)) tol_lo=$((fupmax / 50 + 100000))
+check "wake-to-run max ($wmax ns) within ftrace's longest ($fmax ns) + $tol_hi ns" [ "$wmax" -le $((fmax + tol_hi)) ]
+if [ $((wmax + tol_lo)) -ge "$fupmax" ]; then
+	ok "wake-to-run max ($wmax ns) at least ftrace's longest after irqlatd was up ($fupmax ns) - $tol_lo ns"
+else
+	not_ok "wake-to-run max ($wmax ns) at least ftrace's longest after irqlatd was up ($fupmax ns) - $tol_lo ns"
+	set -- $(awk '$2 == 1' "$work/ftrace.txt" | tail -n 1)
+	diag "that wake in ftrace: $3 to $4; the trace from there:"
+	awk -v a="$3:" '$0 ~ a { on = 1 } on && n++ < 40' "$work/trace" | sed 's/^/#   /'
+fi
+check "ftrace paired as many wakes as irqlatd counted, or more ($fn >= $wakes - 1%)" [ $((fn * 100)) -ge $((wakes * 99)) ]
+# irqlatd's p50 is read from its histogram: within one bucket (9.05%) of the samples' median
+same_median() { d=$((w50 - fmed)); [ $d -lt 0 ] && d=$((-d)); [ $d -le $((fmed / 10 + 10000)) ]; }
+check "wake-to-run median as ftrace's (p50 $w50 ns, ftrace $fmed ns: within 10% + 10 us)" same_median
+echo 0 >"$T/events/irq/irq_handler_exit/filter"
+echo 0 >"$T/events/sched/sched_switch/filter"
+echo >"$T/set_ftrace_filter"
+echo "${old_clock:-local}" >"$T/trace_clock"
+echo >"$T/trace"
