@@ -3,8 +3,9 @@
  * records and the histogram bucketing (hist_bucket.h). One definition, compiled on both sides.
  *
  * Every latency kind (hard-IRQ handler run time, softirq run time and raise latency, the CPU's
- * own interrupts, hrtimer lateness and wake-up latency) fills the same cells from one pool: a
- * cell is one series of one kind (hardirq: one irqaction) on one CPU. The kind's program keeps
+ * own interrupts, hrtimer lateness and wake-up latency, threaded IRQs' wake-to-run and
+ * thread handler run time) fills the same cells from one pool: a cell is one series of one
+ * kind (hardirq: one irqaction) on one CPU. The kind's program keeps
  * what it needs per CPU in its own per-CPU map; the cells, their metadata and the cold-path
  * index are shared by all kinds (bpf/cell.bpf.h), so user space reads one mmap'ed array. */
 #ifndef IRQLAT_ABI_H
