@@ -200,6 +200,14 @@ int open_vector(struct loader *l, const struct btf *vmlinux, bool btf_style, int
 	return attach_kind(l, v->obj, "irq_vectors");
 }
 
+static bool kernel_has_func(const struct btf *vmlinux, const char *func)
+{
+	return btf__find_by_name_kind(vmlinux, func, BTF_KIND_FUNC) > 0;
+}
+
+/* the kfuncs bpf/timer.bpf.c calls */
+static const char *const timer_kfuncs[] = { "bpf_rdonly_cast", "bpf_task_from_pid", "bpf_task_release" };
+
 /* hrtimer lateness and wake-up latency (bpf/timer.bpf.c): timer:hrtimer_expire_entry, and
  * sched:sched_switch for the wake-ups, which need tp_btf (task local storage takes a typed
  * task pointer) and hrtimer_wakeup's address from /proc/kallsyms. */
@@ -226,6 +234,15 @@ int open_timer(struct loader *l, const struct btf *vmlinux, bool btf_style, int 
 		timer_bpf__destroy(TAKE_PTR(l->timer));
 		return 0;
 	}
+	/* the expiry program reaches a sleeper's task through kfuncs of Linux 6.2 and later;
+	 * libbpf refuses the whole object without them (Debian 12's 6.1 kernel) */
+	for (size_t i = 0; i < ELEMENTSOF(timer_kfuncs); i++)
+		if (!kernel_has_func(vmlinux, timer_kfuncs[i])) {
+			log_warning("timers: this kernel lacks the BPF kfunc %s (Linux 6.2 and later have it): timer lateness and wake-ups are not measured; --no-timers leaves them out without this line",
+				    timer_kfuncs[i]);
+			timer_bpf__destroy(TAKE_PTR(l->timer));
+			return 0;
+		}
 	if (wakeups) {
 		if (!btf_style)
 			log_info("wake-ups: not measured with raw_tp programs (task local storage needs tp_btf); timer lateness is");
@@ -242,11 +259,6 @@ int open_timer(struct loader *l, const struct btf *vmlinux, bool btf_style, int 
 	if (timer_bpf__load(t))
 		return load_error(-errno, "timer");
 	return attach_kind(l, t->obj, "timer");
-}
-
-static bool kernel_has_func(const struct btf *vmlinux, const char *func)
-{
-	return btf__find_by_name_kind(vmlinux, func, BTF_KIND_FUNC) > 0;
 }
 
 /* Threaded IRQs (bpf/threaded.bpf.c): sched_switch, and fentry/fexit on genirq's thread
