@@ -78,7 +78,8 @@ vm_report() {
 	_guest=$1 _log=$2 _secs=$3
 	tr -d '\r' <"$_log" >"$_log.txt"
 	_pass=$(grep -c '^ok\( \|$\)' "$_log.txt" || true)
-	_fail=$(grep -c '^not ok\( \|$\)' "$_log.txt" || true)
+	_fail=$(grep '^not ok\( \|$\)' "$_log.txt" | grep -vc '# TODO ' || true)
+	_todo=$(grep '^not ok\( \|$\)' "$_log.txt" | grep -c '# TODO ' || true)
 	_skip=$(grep -c '^ok .*# SKIP' "$_log.txt" || true)
 	_extra=""
 	if ! grep -qx "$VM_SENTINEL" "$_log.txt"; then
@@ -102,5 +103,9 @@ vm_report() {
 		tail -n 30 "$_log.txt" | sed 's/^/  | /'
 	fi
 	echo "$_pass $_fail" >"$VM_DIR/$_guest.result"
+	if [ "$_todo" -gt 0 ]; then	# known defects (TODO checks) that failed: shown, not counted
+		echo "vm-$_guest: $_todo TODO check(s) failed (known defects, not counted):"
+		grep '^not ok.*# TODO ' "$_log.txt" | sed 's/^/  /'
+	fi
 	echo "vm-$_guest: $_pass passed ($_skip skipped), $_fail failed, ${_secs} s"
 }
