@@ -80,11 +80,22 @@ while at < len(b):
     at += n
 PY
 }
-# the text page first: a family with series there has them in the page after it
-get 'text/plain;version=0.0.4' t2
-get "$PB_ACCEPT" pb2
-hist_families "$TMP/t2" >"$TMP/t2.fams"
-pb_families "$TMP/pb2" >"$TMP/pb2.fams"
+# the text page first: a family with series there has them in the page after it. Fetched until
+# the hard IRQs, softirqs and timers have series (a disk IRQ made by fio): on an idle machine the
+# first fetch found no handler series yet and failed a clean-clone run
+families_ready() {
+	local f
+	get 'text/plain;version=0.0.4' t2 && get "$PB_ACCEPT" pb2 || return 1
+	hist_families "$TMP/t2" >"$TMP/t2.fams"
+	pb_families "$TMP/pb2" >"$TMP/pb2.fams"
+	for f in irqlat_handler_duration_seconds irqlat_softirq_duration_seconds irqlat_timer_lateness_seconds; do
+		grep -qx "$f" "$TMP/t2.fams" || return 1
+	done
+}
+fio_load 2 >/dev/null 2>&1 &
+FIO_FAMS=$!
+retry_for 15 families_ready
+wait "$FIO_FAMS" 2>/dev/null
 diag "histogram families with series: $(tr '\n' ' ' <"$TMP/t2.fams")"
 pb_has_all() {
 	local f
