@@ -152,7 +152,7 @@ check "... with exit 1 and one line, 'interrupted while connecting'" \
 kill "$FULL" 2>/dev/null; wait "$FULL" 2>/dev/null
 # (connect(2) with a send timeout ends with EINTR whatever the flags; the kernel's record of
 # how the handlers were installed says whether any other blocking call would be restarted)
-strace -qq -e trace=rt_sigaction -o "$TMP/sigaction" "$IRQLAT" --socket "$TMP/none.sock" status >/dev/null 2>&1
+strace -E "$NO_LSAN" -qq -e trace=rt_sigaction -o "$TMP/sigaction" "$IRQLAT" --socket "$TMP/none.sock" status >/dev/null 2>&1
 handlers=$(grep -E '^rt_sigaction\((SIGINT|SIGTERM), \{sa_handler=0x' "$TMP/sigaction")
 diag "irqlat's handlers: $(sed -E 's/.*\((SIG[A-Z]+), .*sa_flags=([^,]*),.*/\1 \2/' <<<"$handlers" | tr '\n' ' ')"
 check "irqlat catches SIGINT and SIGTERM with sigaction(2), without SA_RESTART (strace)" \
