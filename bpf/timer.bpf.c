@@ -19,7 +19,7 @@
  * minus it, per task and CPU, and per CPU for every task together (KIND_WAKEUP_CPU). Going
  * through sched_waking needs no kfunc (Linux 6.1 has none that reaches a task from the
  * sleeper: bpf_rdonly_cast and bpf_task_from_pid came in 6.2) and takes no task reference
- * per expiry, which cost 500 to 980 ns (docs/bench.md). The expiry and not `now`: what the
+ * per expiry, which cost 500 to 1100 ns (docs/bench.md). The expiry and not `now`: what the
  * sleeper waits for is its expiry (cyclictest measures from the time it asked for), so the
  * timer's own lateness is part of its wake-up latency. sched_waking runs on every wake-up and
  * sched_switch on every context switch: one per-CPU read and a compare, and one task-storage
