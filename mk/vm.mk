@@ -36,6 +36,12 @@ else
 	@objcopy --remove-section=.BTF $(SILLYMOD_OUT)/sillymod.ko
 endif
 
+# The guests' own helpers (tests/vm/helpers), copied in by tests/vm/run-initramfs
+$(BUILD)/vm-helpers/%: tests/vm/helpers/%.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -g -Wall -Wextra -o $@ $<
+check-vm: $(BUILD)/vm-helpers/proc-sample
+
 # Add prerequisites from elsewhere with a line such as
 #   check-vm: $(BUILD)/irqlatd $(BUILD)/irqlat
 check-vm: module
