@@ -292,6 +292,9 @@ static void add_series(json_object *o, const struct collector *c, enum window w,
 					add_named(el, kind_get(js->kind)->prefix, "buckets", buckets_array(&joined[n].win));
 				joined[n].used = true;
 			}
+			/* what run_ is: the thread handler's run time or the thread's on-CPU time */
+			if (k == KIND_THREADED && c->bpf && c->bpf->threaded_run_source)
+				json_object_object_add(el, "run_source", json_object_new_string(c->bpf->threaded_run_source));
 			json_object_array_add(arr, el);
 		}
 		for (unsigned n = 0; n < njoined; n++) {	/* a joined series without its partner yet */
@@ -536,6 +539,8 @@ json_object *report_status(const struct collector *c, const struct daemon_info *
 		if (loader_kind_on(c->bpf, k))
 			json_object_array_add(kinds, json_object_new_string(kind_get(k)->name));
 	json_object_object_add(o, "kinds", kinds);
+	if (c->bpf->threaded_run_source)	/* where threaded_run comes from: "handler" or "on-cpu" */
+		json_object_object_add(o, "threaded_run", json_object_new_string(c->bpf->threaded_run_source));
 	json_object_object_add(o, "handlers", json_object_new_int((int)count_kind(c, KIND_HARDIRQ)));
 	add_u64(o, "cells_used", loader_cells_used(c->bpf));
 	json_object_object_add(o, "drops", drops_object(c));
