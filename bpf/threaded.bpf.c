@@ -153,9 +153,34 @@ static __always_inline void on_handler_exit(void)
 	record_run(t, now, now - start, me->comm);
 }
 
+/* task_struct's state before Linux 5.14 renamed it __state */
+struct task_struct___pre514 {
+	long state;
+} __attribute__((preserve_access_index));
+
+#define TASK_INTERRUPTIBLE 0x1
+
+/* Whether prev, switched out by itself (not preempted), sleeps interruptibly: an IRQ thread
+ * does so only in genirq's irq_wait_for_interrupt(), having found no wake to serve; a lock
+ * or a mutex in its handler sleeps otherwise (uninterruptible, or rtlock on PREEMPT_RT). */
+static __always_inline bool sleeps_for_irq(bool preempt, struct task_struct *prev)
+{
+	struct task_struct___pre514 *old = (void *)prev;
+	unsigned long state;
+
+	if (preempt)
+		return false;
+	if (bpf_core_field_exists(prev->__state))
+		state = BPF_CORE_READ(prev, __state);
+	else
+		state = BPF_CORE_READ(old, state);
+	return state == TASK_INTERRUPTIBLE;
+}
+
 /* oncpu_run: a tracked thread leaves the CPU; its switch-in stamp (run_ns) ends here. The
  * comm is only read by the cold path that names a new cell. */
-static __always_inline void on_switch_out(__u32 pid, const char *comm, __u64 *now)
+static __always_inline void on_switch_out(__u32 pid, bool preempt, struct task_struct *prev, const char *comm,
+					  __u64 *now)
 {
 	struct threaded_task *t;
 	__u64 start;
@@ -163,7 +188,17 @@ static __always_inline void on_switch_out(__u32 pid, const char *comm, __u64 *no
 	if (!threaded_pid_tracked(pid))	/* every other task leaves here */
 		return;
 	t = bpf_map_lookup_elem(&threaded_tasks, &pid);
-	if (!t || !t->run_ns)
+	if (!t)
+		return;
+	/* Without fentry no handler start takes a wake that genirq served by running the handler
+	 * again while the thread was on the CPU: its stamp would wait for the thread's next
+	 * switch-in, after it slept, and give a wait that never was (tens of ms where the real
+	 * one was 0.1). A thread that goes to sleep for its IRQ has served every wake stamped so
+	 * far; the one exception, a wake stamped on another CPU between the thread's last look
+	 * and this switch, is lost rather than measured wrong. */
+	if (t->wake_ns && sleeps_for_irq(preempt, prev))
+		t->wake_ns = 0;
+	if (!t->run_ns)
 		return;
 	*now = bpf_ktime_get_ns();
 	start = t->run_ns;
@@ -178,7 +213,7 @@ int BPF_PROG(threaded_switch_btf, bool preempt, struct task_struct *prev, struct
 	__u64 now = 0;
 
 	if (oncpu_run)
-		on_switch_out(prev->pid, prev->comm, &now);
+		on_switch_out(prev->pid, preempt, prev, prev->comm, &now);
 	on_switch(next, next->pid, now);
 	return 0;
 }
@@ -189,7 +224,7 @@ int BPF_PROG(threaded_switch_raw, bool preempt, struct task_struct *prev, struct
 	__u64 now = 0;
 
 	if (oncpu_run)
-		on_switch_out(BPF_CORE_READ(prev, pid), prev->comm, &now);
+		on_switch_out(BPF_CORE_READ(prev, pid), preempt, prev, prev->comm, &now);
 	on_switch(next, BPF_CORE_READ(next, pid), now);
 	return 0;
 }

@@ -11,7 +11,12 @@
 # ftrace's count of intervals that ended after the marker, within 1%. Its longest must not
 # exceed ftrace's longest of all by more than a small tolerance, nor fall short of ftrace's
 # longest after the marker by more. Both probes sit on the same tracepoint, where interrupts
-# are off, so the tolerance is small. Runs in the threadirqs guest (run-initramfs-threadirqs).
+# are off, so the tolerance is small. Without fentry the wake-to-run latency ends at the
+# thread's switch-in only, and a wake served by genirq running the handler again while the
+# thread was on the CPU is dropped when the thread goes to sleep (sched_switch out with
+# prev_state S): ftrace's irq_handler_exit and sched_switch events, paired that way, must give
+# the same count within 1%, the same longest and the same median. Runs in the threadirqs
+# guest (run-initramfs-threadirqs).
 set -eu
 # shellcheck source=../guest/lib.sh
 . "$VMTEST_DIR/lib.sh"
@@ -45,7 +50,9 @@ echo 4096 >"$T/buffer_size_kb"
 old_clock=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$T/trace_clock")
 echo mono >"$T/trace_clock"	# BPF's clock (bpf_ktime_get_ns)
 echo "prev_pid == $tid || next_pid == $tid" >"$T/events/sched/sched_switch/filter"
+echo "irq == $serial" >"$T/events/irq/irq_handler_exit/filter"
 echo 1 >"$T/events/sched/sched_switch/enable"
+echo 1 >"$T/events/irq/irq_handler_exit/enable"
 echo 1 >"$T/tracing_on"
 
 # the key from the configuration file, as an administrator would set it
@@ -68,6 +75,8 @@ echo 0 >"$T/tracing_on"
 cp "$T/trace" "$work/trace"
 echo 0 >"$T/events/sched/sched_switch/enable"
 echo 0 >"$T/events/sched/sched_switch/filter"
+echo 0 >"$T/events/irq/irq_handler_exit/enable"
+echo 0 >"$T/events/irq/irq_handler_exit/filter"
 echo "${old_clock:-local}" >"$T/trace_clock"
 echo >"$T/trace"
 irqlat status --json >"$work/status.json" 2>/dev/null || true
@@ -82,6 +91,7 @@ el=$(jq -c --argjson irq "$serial" '[.threaded[] | select(.irq == $irq)][0] | de
 diag "threaded element: $el"
 f() { echo "$el" | jq -r ".$1 // 0"; }
 runs=$(f run_count) rmax=$(f run_max_ns) r50=$(f run_p50_ns)
+wakes=$(f count) wmax=$(f wakeup_max_ns) w50=$(f wakeup_p50_ns)
 check "the element says run_source on-cpu" [ "$(f run_source)" = on-cpu ]
 
 # ftrace's on-CPU intervals of the thread, switch-in to switch-out: ns, whether it ended after
@@ -120,3 +130,40 @@ check "longest on-CPU interval ($rmax ns) at least ftrace's longest after irqlat
 # irqlatd's p50 is read from its histogram: within one bucket (9.05%) of the samples' median
 same_median() { d=$((r50 - fmed)); [ $d -lt 0 ] && d=$((-d)); [ $d -le $((fmed / 10 + 10000)) ]; }
 check "on-CPU median as ftrace's (p50 $r50 ns, ftrace $fmed ns: within 10% + 10 us)" same_median
+
+# ftrace's wake-to-run times, paired as irqlatd does without fentry: the first
+# irq_handler_exit since the thread last started or went to sleep, to its next switch-in; a
+# switch-out to sleep (prev_state S: not preempted, interruptible) drops a pending one. Each
+# line: ns, whether the exit came after the marker, the exit's and the switch-in's stamps.
+awk -v tid="$tid" '
+	/ tracing_mark_write: irqlatd-up/ { up = 1; next }
+	/ irq_handler_exit: / || / sched_switch: / {
+		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { ts = substr($i, 1, length($i) - 1); break }
+		split(ts, p, ".")
+		ns = p[1] * 1000000000 + (("1" p[2]) - 1000000) * 1000
+		if ($0 ~ / irq_handler_exit: /) { if (!pending) { pending = ns; after = up; from = ts }; next }
+		prev = next_ = state = ""
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^prev_pid=/) prev = substr($i, 10)
+			if ($i ~ /^prev_state=/) state = substr($i, 12)
+			if ($i ~ /^next_pid=/) next_ = substr($i, 10)
+		}
+		if (prev == tid && state == "S") pending = 0
+		if (next_ == tid) { if (pending) print ns - pending, after, from, ts; pending = 0 }
+	}' "$work/trace" | sort -n >"$work/wakes.txt"
+wn=$(awk '$2 == 1 { n++ } END { print n + 0 }' "$work/wakes.txt")
+wfmax=$(tail -n 1 "$work/wakes.txt" | cut -d' ' -f1)
+wfupmax=$(awk '$2 == 1 { m = $1 } END { print m + 0 }' "$work/wakes.txt")
+wfmed=$(awk '$2 == 1 { print $1 }' "$work/wakes.txt" | sed -n "$(( (wn + 1) / 2 ))p")
+wfmax=${wfmax:-0} wfmed=${wfmed:-0}
+diag "ftrace: $wn wakes paired with a switch-in after irqlatd was up, longest $wfmax ns ($wfupmax ns after), median $wfmed ns; irqlatd: $wakes wakes, p50 $w50 ns, max $wmax ns"
+check "wake-to-run count ($wakes) is ftrace's pairs after irqlatd was up ($wn) within 1%" within "$wakes" "$wn"
+# an exit and the switch run on different CPUs here: each tool's two probes are apart by
+# the other's (seen within 8 us in 60-threaded.sh): 2% + 100 us
+wtol_hi=$((wfmax / 50 + 100000)) wtol_lo=$((wfupmax / 50 + 100000))
+wake_not_over() { [ "$wmax" -gt 0 ] && [ "$wmax" -le $((wfmax + wtol_hi)) ]; }
+check "wake-to-run max ($wmax ns) positive and within ftrace's longest ($wfmax ns) + $wtol_hi ns" wake_not_over
+check "wake-to-run max ($wmax ns) at least ftrace's longest after irqlatd was up ($wfupmax ns) - $wtol_lo ns" \
+	[ $((wmax + wtol_lo)) -ge "$wfupmax" ]
+wake_median() { d=$((w50 - wfmed)); [ $d -lt 0 ] && d=$((-d)); [ $d -le $((wfmed / 10 + 10000)) ]; }
+check "wake-to-run median as ftrace's (p50 $w50 ns, ftrace $wfmed ns: within 10% + 10 us)" wake_median
