@@ -11,7 +11,11 @@
 # ftrace's count of intervals that ended after the marker, within 1%. Its longest must not
 # exceed ftrace's longest of all by more than a small tolerance, nor fall short of ftrace's
 # longest after the marker by more. Both probes sit on the same tracepoint, where interrupts
-# are off, so the tolerance is small. Without fentry the wake-to-run latency ends at the
+# are off, but the guest is emulated (TCG) on a shared host: its vCPU thread can be descheduled
+# between ftrace's probe and irqlatd's while guest time runs on, and the longest intervals are
+# those where that happened (60-threaded.sh saw irqlatd's longest wake 177 and 208 us short of
+# ftrace's). Tolerance 5% + 300 us: a wrong pairing (an interval across a sleep, a stale wake)
+# is off by a whole gap between the paced lines, 10 ms or more. Without fentry the wake-to-run latency ends at the
 # thread's switch-in only, and a wake served by genirq running the handler again while the
 # thread was on the CPU is dropped when the thread goes to sleep (sched_switch out with
 # prev_state S): ftrace's irq_handler_exit and sched_switch events, paired that way, must give
@@ -122,7 +126,7 @@ check "enough on-CPU intervals to compare counts at 1% (at least 200 after irqla
 within() { d=$(($1 - $2)); [ $d -lt 0 ] && d=$((-d)); [ $((d * 100)) -le "$2" ]; }
 check "on-CPU interval count ($runs) is ftrace's sched_switch pairs after irqlatd was up ($fup) within 1%" \
 	within "$runs" "$fup"
-tol_hi=$((fmax / 50 + 50000)) tol_lo=$((fupmax / 50 + 50000))
+tol_hi=$((fmax / 20 + 300000)) tol_lo=$((fupmax / 20 + 300000))
 not_over() { [ "$rmax" -gt 0 ] && [ "$rmax" -le $((fmax + tol_hi)) ]; }
 check "longest on-CPU interval ($rmax ns) positive and within ftrace's longest ($fmax ns) + $tol_hi ns" not_over
 check "longest on-CPU interval ($rmax ns) at least ftrace's longest after irqlatd was up ($fupmax ns) - $tol_lo ns" \
@@ -158,9 +162,8 @@ wfmed=$(awk '$2 == 1 { print $1 }' "$work/wakes.txt" | sed -n "$(( (wn + 1) / 2 
 wfmax=${wfmax:-0} wfmed=${wfmed:-0}
 diag "ftrace: $wn wakes paired with a switch-in after irqlatd was up, longest $wfmax ns ($wfupmax ns after), median $wfmed ns; irqlatd: $wakes wakes, p50 $w50 ns, max $wmax ns"
 check "wake-to-run count ($wakes) is ftrace's pairs after irqlatd was up ($wn) within 1%" within "$wakes" "$wn"
-# an exit and the switch run on different CPUs here: each tool's two probes are apart by
-# the other's (seen within 8 us in 60-threaded.sh): 2% + 100 us
-wtol_hi=$((wfmax / 50 + 100000)) wtol_lo=$((wfupmax / 50 + 100000))
+# as for the on-CPU intervals: 5% + 300 us
+wtol_hi=$((wfmax / 20 + 300000)) wtol_lo=$((wfupmax / 20 + 300000))
 wake_not_over() { [ "$wmax" -gt 0 ] && [ "$wmax" -le $((wfmax + wtol_hi)) ]; }
 check "wake-to-run max ($wmax ns) positive and within ftrace's longest ($wfmax ns) + $wtol_hi ns" wake_not_over
 check "wake-to-run max ($wmax ns) at least ftrace's longest after irqlatd was up ($wfupmax ns) - $wtol_lo ns" \
