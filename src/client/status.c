@@ -44,7 +44,7 @@ void status_print(FILE *out, json_object *s)
 {
 	static const char *const known[] = { "ok", "version", "pid", "uptime_s", "attach", "programs", "handlers",
 					     "cells_used", "drops", "bpf", "config", "tracepoints", "isolated_cpus",
-					     "nohz_full_cpus", "storms" };
+					     "nohz_full_cpus", "storms", "threaded_run" };
 	json_object *v, *tv, *cfg = NULL, *bpf = NULL, *drops = NULL;
 	char up[32], th[16];
 	double secs = json_get_double(s, "uptime_s", 0);
@@ -117,6 +117,10 @@ void status_print(FILE *out, json_object *s)
 	if (json_object_object_get_ex(s, "storms", &v))
 		fprintf(out, "%-12s %llu now, %llu since start\n", "storms:", (unsigned long long)json_get_u64(v, "active", 0),
 		       (unsigned long long)json_get_u64(v, "since_start", 0));
+	if (json_has(s, "threaded_run"))
+		fprintf(out, "%-12s run time from %s\n", "threaded:",
+			!strcmp(json_get_str(s, "threaded_run", "?"), "on-cpu") ? "the thread's on-CPU time (sched_switch; threaded-run = on-cpu)"
+										 : "the thread handler (fentry/fexit; threaded-run = handler)");
 	if (cfg) {
 		fmt_duration(th, sizeof(th), (uint64_t)json_get_double(cfg, "threshold_ns", 0), "");
 		fprintf(out, "%-12s threshold %s, interval %.0f ms, max cells %.0f, ring buffer %.0f KiB, socket %s%s\n", "config:",

@@ -413,6 +413,9 @@ int config_set(struct daemon_config *c, const char *key, const char *value, cons
 	} else if (!strcmp(key, "no-threaded")) {
 		if (parse_bool(value, &c->no_threaded) < 0)
 			return key_fail(e, -EINVAL, at, key, "takes yes or no, not '%s'", value);
+	} else if (!strcmp(key, "threaded-run")) {
+		if (threaded_run_mode_parse(value, &c->threaded_run) < 0)
+			return key_fail(e, -EINVAL, at, key, "takes auto, handler or on-cpu, not '%s'", value);
 	} else if (!strcmp(key, "interval-ms")) {
 		if (parse_u64(value, 10, 60000, &v) < 0)
 			return key_fail(e, -EINVAL, at, key, "takes a whole number from 10 to 60000, not '%s'", value);

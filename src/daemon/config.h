@@ -52,6 +52,7 @@ struct daemon_config {
 	uint64_t threaded_threshold_ns;	/* threaded IRQs: wake-to-run latency */
 	uint64_t threaded_run_threshold_ns;	/* threaded IRQs: the thread handler's run time */
 	int no_threaded;
+	enum threaded_run_mode threaded_run;	/* where the thread's run time comes from (threaded-run) */
 	uint32_t interval_ms;
 	char socket_path[108];
 	enum attach_mode attach;

@@ -62,6 +62,10 @@ static void keep_for_restart(struct daemon_config *n, const struct daemon_config
 	if (n->no_threaded != o->no_threaded)
 		log_warning("%s: no-threaded changed: %s", n->config_path, restart);
 	n->no_threaded = o->no_threaded;
+	if (n->threaded_run != o->threaded_run)
+		log_warning("%s: threaded-run changed from %s to %s: %s", n->config_path, threaded_run_mode_name(o->threaded_run),
+			    threaded_run_mode_name(n->threaded_run), restart);
+	n->threaded_run = o->threaded_run;
 	if (n->event_history != o->event_history)
 		log_warning("%s: event-history changed from %u to %u: %s", n->config_path, o->event_history,
 			    n->event_history, restart);

@@ -32,6 +32,23 @@ int attach_mode_parse(const char *s, enum attach_mode *m)
 	return 0;
 }
 
+static const char *const threaded_run_names[] = { "auto", "handler", "on-cpu" };
+
+int threaded_run_mode_parse(const char *s, enum threaded_run_mode *m)
+{
+	for (size_t i = 0; i < ELEMENTSOF(threaded_run_names); i++)
+		if (!strcmp(s, threaded_run_names[i])) {
+			*m = (enum threaded_run_mode)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+const char *threaded_run_mode_name(enum threaded_run_mode m)
+{
+	return (unsigned)m < ELEMENTSOF(threaded_run_names) ? threaded_run_names[m] : "?";
+}
+
 static int has_cap(cap_t caps, cap_value_t c)
 {
 	cap_flag_value_t v = CAP_CLEAR;
@@ -275,7 +292,7 @@ int loader_open(struct loader *l, const struct loader_opts *o)
 	l->pool->max = o->max_cells;
 	/* before the hard-IRQ programs: a wake stamped before its thread's switch could be seen
 	 * would give one false latency at the thread's next switch */
-	if (o->threaded && (r = open_threaded(l, vmlinux, btf_style, ncpus, true)) < 0)
+	if (o->threaded && (r = open_threaded(l, vmlinux, btf_style, ncpus, o->threaded_run)) < 0)
 		return r;
 
 	struct bpf_program *entry = btf_style ? skel->progs.irq_entry_btf : skel->progs.irq_entry_raw;

@@ -13,6 +13,10 @@
 #include "irqlat_abi.h"
 
 enum attach_mode { ATTACH_AUTO, ATTACH_TP_BTF, ATTACH_RAW_TP };
+/* Where a threaded IRQ's run time comes from (threaded-run): the thread handler, fentry/fexit
+ * on genirq's wrappers; or the thread's on-CPU time, from sched_switch pairs; auto: the
+ * handler where the kernel lets those programs load and attach, else on-CPU time */
+enum threaded_run_mode { THREADED_RUN_AUTO, THREADED_RUN_HANDLER, THREADED_RUN_ON_CPU };
 
 struct loader_opts {
 	enum attach_mode mode;
@@ -23,6 +27,7 @@ struct loader_opts {
 	bool timers, wakeups;		/* hrtimer lateness; wake-up latency (needs timers) */
 	uint32_t max_wakeup_cells;	/* wake-up cells of tasks of their own */
 	bool threaded;			/* threaded IRQs: wake-to-run and the thread handler's run time */
+	enum threaded_run_mode threaded_run;	/* where that run time comes from */
 	int verbose;
 };
 
@@ -41,7 +46,8 @@ struct loader {
 	struct timer_bpf *timer;	/* NULL: --no-timers, or the kernel has no timer:hrtimer_expire_entry */
 	bool wakeups;			/* the timer object measures wake-ups (sched_switch attached) */
 	struct threaded_bpf *threaded;	/* NULL: --no-threaded, or the kernel lacks sched_switch */
-	bool threaded_run;		/* the thread handler's run time is measured (fentry/fexit attached) */
+	bool threaded_run;		/* the threads' run time is measured (KIND_THREADED_RUN) */
+	const char *threaded_run_source;	/* "handler" (fentry/fexit) or "on-cpu" (sched_switch); NULL: not measured */
 	struct bpf_link *links[LOADER_LINKS_MAX];	/* of softirq, vector, timer and threaded, in attach order */
 	unsigned nlinks;
 	/* every program attached, in attach order: status and the journal name them */
@@ -75,6 +81,8 @@ struct loader_cost {
 };
 
 int attach_mode_parse(const char *s, enum attach_mode *m);
+int threaded_run_mode_parse(const char *s, enum threaded_run_mode *m);
+const char *threaded_run_mode_name(enum threaded_run_mode m);
 /* Exit-code-worthy failures log one line saying what is missing; returns negative errno. */
 int loader_check_privileges(void);
 int loader_open(struct loader *l, const struct loader_opts *o);

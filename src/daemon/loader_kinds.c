@@ -250,16 +250,25 @@ int open_timer(struct loader *l, const struct btf *vmlinux, bool btf_style, int 
 	return attach_kind(l, t->obj, "timer");
 }
 
-/* Threaded IRQs (bpf/threaded.bpf.c): sched_switch, and fentry/fexit on genirq's thread
- * wrappers when the kernel's BTF has them and the kernel lets them attach; without those the
- * wake-to-run is measured and the run time is not (said once). Attached before the hard-IRQ
+/* A forced threaded-run = handler the kernel cannot give: one error line, and irqlatd exits
+ * (1) rather than measure something else than what was asked for */
+static int handler_refused(int r, const char *why)
+{
+	return log_error_errno(r, "threaded IRQs: threaded-run = handler, but %s: use threaded-run = on-cpu or auto (the thread's on-CPU time), or --no-threaded",
+			       why);
+}
+
+/* Threaded IRQs (bpf/threaded.bpf.c): sched_switch, and the run time from fentry/fexit on
+ * genirq's thread wrappers when the kernel's BTF has them and the kernel lets them load and
+ * attach (mode handler or auto); otherwise from sched_switch pairs, the thread's on-CPU time
+ * (mode on-cpu, or auto's fallback). Which one is said once. Attached before the hard-IRQ
  * programs, so that no wake is stamped before its switch can be seen. */
-int open_threaded(struct loader *l, const struct btf *vmlinux, bool btf_style, int ncpus, bool fentry)
+int open_threaded(struct loader *l, const struct btf *vmlinux, bool btf_style, int ncpus, enum threaded_run_mode mode)
 {
 	struct threaded_bpf *t = threaded_bpf__open();
-	char missing[128];
+	char missing[128], why[160];
 	unsigned first = l->nlinks, first_noted = l->nattached;
-	bool has_funcs;
+	bool has_funcs, fentry;
 	struct bpf_program *p;
 	int r;
 
@@ -278,7 +287,14 @@ int open_threaded(struct loader *l, const struct btf *vmlinux, bool btf_style, i
 		return 0;
 	}
 	has_funcs = kernel_has_func(vmlinux, "irq_thread_fn") && kernel_has_func(vmlinux, "irq_forced_thread_fn");
-	fentry = fentry && has_funcs;
+	if (mode == THREADED_RUN_HANDLER && !has_funcs)
+		return handler_refused(-EOPNOTSUPP, "this kernel has no irq_thread_fn/irq_forced_thread_fn in its BTF");
+	if (mode == THREADED_RUN_AUTO && !has_funcs) {
+		log_info("threaded IRQs: this kernel has no irq_thread_fn/irq_forced_thread_fn in its BTF: the threads' on-CPU time is measured instead of the thread handlers' run time");
+		mode = THREADED_RUN_ON_CPU;
+	}
+	fentry = mode != THREADED_RUN_ON_CPU;
+	t->rodata->oncpu_run = !fentry;	/* else the verifier drops the switch-out code */
 	bpf_program__set_autoload(t->progs.threaded_fn_entry, fentry);
 	bpf_program__set_autoload(t->progs.threaded_fn_exit, fentry);
 	bpf_program__set_autoload(t->progs.threaded_forced_fn_entry, fentry);
@@ -287,15 +303,18 @@ int open_threaded(struct loader *l, const struct btf *vmlinux, bool btf_style, i
 	r = threaded_bpf__load(t) ? -errno : 0;
 	libbpf_set_quiet(false);
 	if (r < 0) {
-		if (!bpf_program__autoload(t->progs.threaded_fn_entry))
+		if (!fentry)
 			return load_error(r, "threaded IRQ");
-		log_warning("threaded IRQs: the kernel refused fentry/fexit programs on irq_thread_fn (%s; IRQLATD_LIBBPF_DEBUG=1 with --verbose shows libbpf's log): the thread handlers' run time is not measured",
-			    strerror(-r));
+		snprintf(why, sizeof(why), "the kernel refused fentry/fexit programs on irq_thread_fn (%s; IRQLATD_LIBBPF_DEBUG=1 with --verbose shows libbpf's log)",
+			 strerror(-r));
+		if (mode == THREADED_RUN_HANDLER)
+			return handler_refused(r, why);
+		log_warning("threaded IRQs: %s: the threads' on-CPU time is measured instead of the thread handlers' run time", why);
 		threaded_bpf__destroy(TAKE_PTR(l->threaded));
-		return open_threaded(l, vmlinux, btf_style, ncpus, false);
+		return open_threaded(l, vmlinux, btf_style, ncpus, THREADED_RUN_ON_CPU);
 	}
 	/* fexit before fentry, as exits before entries */
-	for (int pass = 0; pass < 2; pass++)
+	for (int pass = 0; fentry && pass < 2; pass++)
 		bpf_object__for_each_program(p, t->obj) {
 			const char *sec = bpf_program__section_name(p);
 			struct bpf_link *k;
@@ -307,20 +326,24 @@ int open_threaded(struct loader *l, const struct btf *vmlinux, bool btf_style, i
 			k = bpf_program__attach(p);
 			if (!k) {
 				r = -errno;
-				log_warning("threaded IRQs: cannot attach %s (%s): the thread handlers' run time is not measured",
-					    sec, strerror(-r));
+				snprintf(why, sizeof(why), "cannot attach %s (%s)", sec, strerror(-r));
+				if (mode == THREADED_RUN_HANDLER)
+					return handler_refused(r, why);
+				log_warning("threaded IRQs: %s: the threads' on-CPU time is measured instead of the thread handlers' run time", why);
 				while (l->nlinks > first)
 					bpf_link__destroy(l->links[--l->nlinks]);
 				l->nattached = first_noted;
 				threaded_bpf__destroy(TAKE_PTR(l->threaded));
-				return open_threaded(l, vmlinux, btf_style, ncpus, false);
+				return open_threaded(l, vmlinux, btf_style, ncpus, THREADED_RUN_ON_CPU);
 			}
 			l->links[l->nlinks++] = k;
 			note_attached(l, pass ? "fentry" : "fexit", strchr(sec, '/') + 1, p);
 		}
-	l->threaded_run = fentry;
-	if (!has_funcs)
-		log_info("threaded IRQs: this kernel has no irq_thread_fn/irq_forced_thread_fn in its BTF: the wake-to-run latency is measured, the thread handlers' run time is not");
+	l->threaded_run = true;
+	l->threaded_run_source = fentry ? "handler" : "on-cpu";
+	log_info("threaded IRQs: run time from %s (threaded-run = %s)",
+		 fentry ? "the thread handler, fentry/fexit on irq_thread_fn and irq_forced_thread_fn"
+			: "the thread's on-CPU time, sched_switch in to out",
+		 l->threaded_run_source);
 	return attach_kind(l, t->obj, "sched");
 }
-

@@ -21,6 +21,6 @@ int open_softirq(struct loader *l, const struct btf *vmlinux, bool btf_style, in
 int open_vector(struct loader *l, const struct btf *vmlinux, bool btf_style, int ncpus);
 int open_timer(struct loader *l, const struct btf *vmlinux, bool btf_style, int ncpus, bool wakeups,
 	       uint32_t max_wakeup_cells);
-int open_threaded(struct loader *l, const struct btf *vmlinux, bool btf_style, int ncpus, bool fentry);
+int open_threaded(struct loader *l, const struct btf *vmlinux, bool btf_style, int ncpus, enum threaded_run_mode mode);
 
 #endif

@@ -423,6 +423,7 @@ static int daemon_start(struct daemon *d)
 		.wakeups = !d->cfg.no_timers && !d->cfg.no_wakeups,
 		.max_wakeup_cells = d->cfg.max_wakeup_cells,
 		.threaded = !d->cfg.no_threaded,
+		.threaded_run = d->cfg.threaded_run,
 		.verbose = d->cfg.verbose,
 	};
 	int r;

@@ -33,6 +33,9 @@ static void usage(FILE *f)
 		"      --threaded-run-threshold-us N  and of their thread handlers' run time\n"
 		"                          (default 1000)\n"
 		"      --no-threaded       do not measure threaded IRQs (nor their sched_switch program)\n"
+		"      --threaded-run SOURCE  their run time: handler (fentry/fexit on the thread\n"
+		"                          function), on-cpu (the thread's on-CPU time, sched_switch)\n"
+		"                          or auto (default: handler where the kernel allows it)\n"
 		"  -i, --interval-ms N     read the kernel's histograms every N ms (default 1000)\n"
 		"  -s, --socket PATH       client socket (default " DEFAULT_SOCKET ")\n"
 		"      --attach MODE       auto, tp_btf or raw_tp (default auto: tp_btf when BTF has it)\n"
@@ -102,7 +105,7 @@ enum { OPT_ATTACH = 256, OPT_MAX_CELLS, OPT_RINGBUF_KB, OPT_OUTLIER_RATE, OPT_LO
        OPT_SOFTIRQ_THRESHOLD, OPT_SOFTIRQ_RAISE_THRESHOLD, OPT_VECTOR_THRESHOLD, OPT_NO_SOFTIRQS,
        OPT_NO_VECTORS, OPT_TP_JOURNAL, OPT_TP_MODULE, OPT_TRACEPOINT_RATE, OPT_EVENT_HISTORY,
        OPT_TIMER_THRESHOLD, OPT_WAKEUP_THRESHOLD, OPT_NO_TIMERS, OPT_NO_WAKEUPS, OPT_MAX_WAKEUP_CELLS,
-       OPT_THREADED_THRESHOLD, OPT_THREADED_RUN_THRESHOLD, OPT_NO_THREADED, OPT_METRICS_LE_FACTOR };
+       OPT_THREADED_THRESHOLD, OPT_THREADED_RUN_THRESHOLD, OPT_NO_THREADED, OPT_THREADED_RUN, OPT_METRICS_LE_FACTOR };
 
 /* --tracepoint-period, -counter, -journal, -module: "SYSTEM:EVENT=VALUE", applied after all
  * --tracepoint options so their order does not matter. */
@@ -146,6 +149,7 @@ int daemon_options_parse(struct daemon_config *c, int argc, char **argv, FILE *o
 		{ "threaded-threshold-us", required_argument, NULL, OPT_THREADED_THRESHOLD },
 		{ "threaded-run-threshold-us", required_argument, NULL, OPT_THREADED_RUN_THRESHOLD },
 		{ "no-threaded", no_argument, NULL, OPT_NO_THREADED },
+		{ "threaded-run", required_argument, NULL, OPT_THREADED_RUN },
 		{ "interval-ms", required_argument, NULL, 'i' },
 		{ "socket", required_argument, NULL, 's' },
 		{ "attach", required_argument, NULL, OPT_ATTACH },

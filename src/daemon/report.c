@@ -222,6 +222,15 @@ struct joined {
 
 /* The series of every kind that match (NULL: all), in one array per series_key; *rate: the
  * runs per second of the hard-IRQ kind's. */
+/* A threaded IRQ's element: what its run_ figures are, the thread handler's run time
+ * ("handler") or the thread's on-CPU time ("on-cpu"), which differ where the thread is
+ * preempted or works between handler calls */
+static void add_run_source(json_object *el, const struct collector *c)
+{
+	if (c->bpf && c->bpf->threaded_run_source)
+		json_object_object_add(el, "run_source", json_object_new_string(c->bpf->threaded_run_source));
+}
+
 static void add_series(json_object *o, const struct collector *c, enum window w, bool with_buckets,
 		       bool (*match)(const struct series *s, const void *arg), const void *arg, double *rate)
 {
@@ -292,6 +301,8 @@ static void add_series(json_object *o, const struct collector *c, enum window w,
 					add_named(el, kind_get(js->kind)->prefix, "buckets", buckets_array(&joined[n].win));
 				joined[n].used = true;
 			}
+			if (k == KIND_THREADED)
+				add_run_source(el, c);
 			json_object_array_add(arr, el);
 		}
 		for (unsigned n = 0; n < njoined; n++) {	/* a joined series without its partner yet */
@@ -304,6 +315,8 @@ static void add_series(json_object *o, const struct collector *c, enum window w,
 			add_figures(el, c, joined[n].s, &joined[n].win, joined[n].cpu_win, secs);
 			if (with_buckets)
 				add_named(el, kind_get(js->kind)->prefix, "buckets", buckets_array(&joined[n].win));
+			if (k == KIND_THREADED)
+				add_run_source(el, c);
 			json_object_array_add(arr, el);
 		}
 		json_object_object_add(o, kd->series_key, arr);
@@ -536,6 +549,8 @@ json_object *report_status(const struct collector *c, const struct daemon_info *
 		if (loader_kind_on(c->bpf, k))
 			json_object_array_add(kinds, json_object_new_string(kind_get(k)->name));
 	json_object_object_add(o, "kinds", kinds);
+	if (c->bpf->threaded_run_source)	/* where threaded_run comes from: "handler" or "on-cpu" */
+		json_object_object_add(o, "threaded_run", json_object_new_string(c->bpf->threaded_run_source));
 	json_object_object_add(o, "handlers", json_object_new_int((int)count_kind(c, KIND_HARDIRQ)));
 	add_u64(o, "cells_used", loader_cells_used(c->bpf));
 	json_object_object_add(o, "drops", drops_object(c));

@@ -57,7 +57,8 @@ static void test_file_then_command_line(void **state)
 
 	write_file("# comment\n[irqlatd]\nthreshold-us = 50\n  outlier-rate = 4 ; inline comment\n"
 		   "summary-interval-s = 30\ntracepoint-priority = info\nverbose = yes\n"
-		   "softirq-threshold-us = 40\nno-vectors = yes\nthreaded-threshold-us = 70\nno-threaded = yes\n");
+		   "softirq-threshold-us = 40\nno-vectors = yes\nthreaded-threshold-us = 70\nno-threaded = yes\n"
+		   "threaded-run = on-cpu\n");
 	assert_int_equal(build(&c, err, sizeof(err), "--config", path, "--outlier-rate", "7", NULL), 0);
 	assert_int_equal(c.threshold_ns, 50000);	/* from the file */
 	assert_int_equal(c.outlier_rate, 7);		/* the command line wins */
@@ -70,6 +71,7 @@ static void test_file_then_command_line(void **state)
 	assert_int_equal(c.threaded_threshold_ns, 70000);
 	assert_int_equal(c.threaded_run_threshold_ns, 1000000);	/* built-in default */
 	assert_int_equal(c.no_threaded, 1);
+	assert_int_equal(c.threaded_run, THREADED_RUN_ON_CPU);
 	assert_int_equal(c.interval_ms, 1000);		/* built-in default */
 	assert_string_equal(c.config_path, path);
 }
@@ -97,6 +99,7 @@ static void test_errors_name_file_line_key(void **state)
 		     ":2: threshold-us: is in section [other]; irqlatd reads only keys before any section or in [irqlatd]");
 	expect_error("threshold-us = 5\njust words\noutlier-rate = x\n",
 		     ":2: not a 'key = value' line or a [section] header");
+	expect_error("threaded-run = fentry\n", ":1: threaded-run: takes auto, handler or on-cpu, not 'fentry'");
 	expect_error("ringbuf-kb = 100\n", ":1: ringbuf-kb: takes a power of two from 4 to 1048576, not '100'");
 	expect_error("config = /etc/other.conf\n",
 		     ":1: config: cannot be set inside a configuration file (only --config on the command line)");
@@ -192,6 +195,11 @@ static void test_reload_keeps_config(void **state)
 	write_file("max-clients = 10\n");
 	assert_int_equal(config_reload(&old, 3, argv, &n, &e), 0);
 	assert_int_equal(n.max_clients, 10);	/* a good one applies the socket limits */
+	old = n;
+	unlink(path);
+	write_file("threaded-run = handler\n");
+	assert_int_equal(config_reload(&old, 3, argv, &n, &e), 0);
+	assert_int_equal(n.threaded_run, THREADED_RUN_AUTO);	/* the programs loaded keep theirs: a restart */
 }
 
 static void test_bad_command_line_is_2(void **state)

@@ -103,6 +103,16 @@ static void test_daemon_every_option(void **state)
 	assert_int_equal(c.threaded_threshold_ns, 500000);	/* defaults */
 	assert_int_equal(c.threaded_run_threshold_ns, 1000000);
 	assert_int_equal(c.no_threaded, 0);
+	assert_int_equal(c.threaded_run, THREADED_RUN_AUTO);
+	r = daemon_run(&c, "--threaded-run", "handler", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(c.threaded_run, THREADED_RUN_HANDLER);
+	r = daemon_run(&c, "--threaded-run=on-cpu", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(c.threaded_run, THREADED_RUN_ON_CPU);
+	r = daemon_run(&c, "--threaded-run", "fexit", NULL);
+	assert_int_equal(r.rc, EXIT_USAGE);
+	assert_non_null(strstr(r.err, "--threaded-run takes auto, handler or on-cpu, not 'fexit'"));
 	r = daemon_run(&c, "--threaded-threshold-us", "50", "--threaded-run-threshold-us=0", "--no-threaded", NULL);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(c.threaded_threshold_ns, 50000);
@@ -272,7 +282,7 @@ static void test_daemon_help_version(void **state)
 	static const char *const every[] = { "--threshold-us", "--softirq-threshold-us",
 					     "--softirq-raise-threshold-us", "--vector-threshold-us",
 					     "--no-softirqs", "--no-vectors", "--threaded-threshold-us",
-					     "--threaded-run-threshold-us", "--no-threaded", "--interval-ms", "--socket", "--attach",
+					     "--threaded-run-threshold-us", "--no-threaded", "--threaded-run", "--interval-ms", "--socket", "--attach",
 					     "--max-cells", "--ringbuf-kb", "--outlier-rate", "--log-target",
 					     "--verbose", "--help", "--version" };
 	for (unsigned i = 0; i < sizeof(every) / sizeof(every[0]); i++)

@@ -398,6 +398,7 @@ static void test_status(void **state)
 	assert_string_equal(json_object_get_string(json_object_array_get_idx(progs, 1)), "irq:irq_handler_entry");
 	kinds = field(s, "kinds", json_type_array);	/* the fake loader has no object: no kind */
 	assert_int_equal(json_object_array_length(kinds), 0);
+	assert_false(json_object_object_get_ex(s, "threaded_run", NULL));	/* no threaded object either */
 	assert_int_equal(u64(s, "handlers"), NHANDLERS);
 	assert_int_equal(u64(s, "cells_used"), 4);
 	assert_int_equal(u64(field(s, "drops", json_type_object), "no_cell"), 7);
@@ -666,6 +667,15 @@ static void test_threaded(void **state)
 	assert_string_equal(json_object_get_string(field(el, "thread", json_type_string)), "irq/24-other");
 	assert_int_equal(u64(el, "run_count"), 1);
 	assert_false(json_object_object_get_ex(el, "count", NULL));
+	assert_false(json_object_object_get_ex(el, "run_source", NULL));	/* run time not measured */
+	json_object_put(s);
+
+	bpf.l.threaded_run_source = "on-cpu";	/* the loader's fallback: the thread's on-CPU time */
+	s = roundtrip(report_summary(&c, WINDOW_TOTAL));
+	arr = field(s, "threaded", json_type_array);
+	for (unsigned i = 0; i < 2; i++)	/* the joined element and the run-only one */
+		assert_string_equal(json_object_get_string(field(json_object_array_get_idx(arr, i), "run_source", json_type_string)),
+				    "on-cpu");
 	json_object_put(s);
 
 	s = roundtrip(report_hist(&c, WINDOW_TOTAL, -1, -1, "irq/24-virtio0"));
