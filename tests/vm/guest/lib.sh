@@ -115,3 +115,30 @@ realtime_at_uptime() {
 	while [ "$(date +%s)" = "$_s0" ]; do :; done
 	echo "$((_s0 + 1)) $(cut -d' ' -f1 /proc/uptime)"
 }
+
+# ---- one by one against ftrace: irqlatd's outlier events (with a threshold of 1 us, every
+# measurement is one: its end time and length) paired with ftrace's own intervals.
+# pair_with_ftrace IRQLATD FTRACE SKEWS: IRQLATD has "END_NS LENGTH_NS" lines, FTRACE
+# "START_NS END_NS" lines (ftrace's stamps are whole microseconds). Each of irqlatd's is
+# paired with ftrace's interval that ended last at or before it (irqlatd's probes run after
+# ftrace's, enabled first, on the same tracepoints). Writes "START_SKEW END_SKEW" per pair to
+# SKEWS (how far irqlatd's start and end lie after ftrace's) and prints
+# "COUNT UNPAIRED TWICE EARLIEST_START_SKEW ITS_END".
+pair_with_ftrace() {
+	sort -n -k2 "$2" | awk '{ print $2, $1 }' >"$3.ftrace"
+	sort -n "$1" | awk -v out="$3" '
+		FNR == NR { fe[NR] = $1; fs[NR] = $2; nf = NR; next }
+		{
+			e = $1; d = $2; n++
+			while (j < nf && fe[j + 1] <= e + 1000) j++	# 1 us of slack: ftrace rounds down
+			if (!j) { unpaired++; next }
+			if (used[j]++) twice++
+			k = (e - d) - fs[j]
+			printf "%.0f %.0f\n", k, e - fe[j] >out
+			if (n == 1 || k < kmin) { kmin = k; kat = e }
+		}
+		END { printf "%d %d %d %.0f %.0f\n", n, unpaired + 0, twice + 0, kmin, kat }
+	' "$3.ftrace" -
+}
+# pct Q < numbers: the Q-th percentile (nearest rank) of the numbers, one a line
+pct() { sort -n | awk -v q="$1" '{ v[NR] = $1 } END { i = int(NR * q / 100 + 0.999); if (i < 1) i = 1; print v[i] + 0 }'; }

@@ -14,10 +14,12 @@
 # was still on the CPU (the serial line often fires again while its thread runs, and genirq
 # then runs the handler again without sleeping), the thread's next call of genirq's wrapper
 # (the function tracer on irq_forced_thread_fn/irq_thread_fn). ftrace runs from before
-# irqlatd starts to after the snapshot, so it saw every wake irqlatd measured: irqlatd's
-# longest must not exceed ftrace's longest by more than the probes' own cost, nor fall short
-# by more of ftrace's longest among the wakes after irqlatd was up (a trace_marker line); it
-# must be positive, and ftrace must have at least as many. Both read the same clock (mono).
+# irqlatd starts to after the snapshot, so it saw every wake irqlatd measured: ftrace must have
+# at least as many, the medians must agree. Then wake by wake: irqlatd's outlier events (every
+# wait of 1 us or more) pair one to one with ftrace's wakes, none starting before its pair's
+# first exit, 99% of them starting and ending 0 to 250 us after ftrace's. Not the longest
+# against ftrace's longest: that one wake carries whatever kept the emulated vCPU between the
+# two tools' probes (below). Both read the same clock (mono).
 set -eu
 # shellcheck source=../guest/lib.sh
 . "$VMTEST_DIR/lib.sh"
@@ -59,7 +61,11 @@ echo "irq_forced_thread_fn irq_thread_fn" >"$T/set_ftrace_filter"
 echo function >"$T/current_tracer"
 echo 1 >"$T/tracing_on"
 
-"$IRQLATD" --socket "$sock" --log-target stderr --no-tracepoints --interval-ms 200 >"$work/daemon.log" 2>&1 &
+# every wake-to-run of 1 us or more is also an outlier event (its end time and length), for
+# the pairing with ftrace's wakes below; the other kinds' outliers off, no rate limit
+"$IRQLATD" --socket "$sock" --log-target stderr --no-tracepoints --interval-ms 200 \
+	--threaded-threshold-us 1 --outlier-rate 0 --threshold-us 0 --no-softirqs --no-vectors --no-timers \
+	--event-history 65536 >"$work/daemon.log" 2>&1 &
 daemon=$!
 up() { irqlat status >/dev/null 2>&1; }
 if ! retry 20 up; then
@@ -78,6 +84,7 @@ i=0
 while [ $i -lt 200 ]; do echo "# threaded: serial load, line $i of 200"; i=$((i + 1)); sleep 0.01; done
 sleep 0.6	# three ticks
 irqlat --top -b -n 1 -J -w total >"$work/snap.json"
+irqlat events -n 65536 --json >"$work/events.json" 2>/dev/null || true
 echo 0 >"$T/tracing_on"
 cp "$T/trace" "$work/trace"	# before the tracer is reset: that empties the buffer
 echo nop >"$T/current_tracer"
@@ -115,7 +122,7 @@ awk '
 		ns = p[1] * 1000000000 + (("1" p[2]) - 1000000) * 1000
 		if ($0 ~ / irq_handler_exit: /) { if (!pending) { pending = ns; after = up; from = ts }; next }
 		if ($0 ~ / irq_(forced_)?thread_fn <-/ && $0 !~ "^ *irq/'"$serial"'-") next	# another thread
-		if (pending) print ns - pending, after, from, ts
+		if (pending) printf "%d %d %s %s %.0f %.0f\n", ns - pending, after, from, ts, pending, ns
 		pending = 0
 	}' "$work/trace" | sort -n >"$work/ftrace.txt"
 fn=$(wc -l <"$work/ftrace.txt")
@@ -129,22 +136,30 @@ diag "ftrace: $fn wakes paired with the thread's switch-in or handler call, long
 # program. Seen: within 8 us of each other. Tolerance: 2% of the longest plus 100 us.
 positive() { [ "$w50" -gt 0 ] && [ "$wmax" -gt 0 ]; }
 check "wake-to-run positive (p50 $w50 ns, max $wmax ns)" positive
-# irqlatd saw every wake from the marker on and none before ftrace started: its longest lies
-# between ftrace's longest after the marker and ftrace's longest of all
-tol_hi=$((fmax / 50 + 100000)) tol_lo=$((fupmax / 50 + 100000))
-# A known defect (issue 12): in one clean-clone run of the threadirqs guest irqlatd's longest
-# wait was 6.5 ms where ftrace paired none over 1.8 ms (the other checks, the median among them,
-# agreed); not explained yet, so reported, not counted
-todo "irqlatd's longest wake-to-run can exceed ftrace's (issue 12)" \
-	"wake-to-run max ($wmax ns) within ftrace's longest ($fmax ns) + $tol_hi ns" [ "$wmax" -le $((fmax + tol_hi)) ]
-if [ $((wmax + tol_lo)) -ge "$fupmax" ]; then
-	ok "wake-to-run max ($wmax ns) at least ftrace's longest after irqlatd was up ($fupmax ns) - $tol_lo ns"
-else
-	not_ok "wake-to-run max ($wmax ns) at least ftrace's longest after irqlatd was up ($fupmax ns) - $tol_lo ns"
-	set -- $(awk '$2 == 1' "$work/ftrace.txt" | tail -n 1)
-	diag "that wake in ftrace: $3 to $4; the trace from there:"
-	awk -v a="$3:" '$0 ~ a { on = 1 } on && n++ < 40' "$work/trace" | sed 's/^/#   /'
-fi
+# Each wake, one by one: irqlatd's outlier events (threshold 1 us) give each wait's end and
+# length, so its start; each is paired with ftrace's wake that ended last at or before it.
+# irqlatd's probes run after ftrace's on both tracepoints (ftrace was enabled first), so its
+# start and end lie a little after ftrace's: a stale or wrongly kept stamp (a wait counted
+# from an exit before the first since the thread last ran) starts before. A few wakes may be
+# far off, none of them a fault of either tool: the emulated vCPU can be away between the two
+# probes (the host deschedules QEMU's thread while guest time runs on; seen: 5 ms), QEMU
+# translates irqlatd's programs' code the first time they run (180 to 210 us on the first
+# wakes), and an exit on one CPU can fall between ftrace's record of the thread's handler call
+# on the other and irqlatd's fentry (the next wait's start for ftrace, this one's for irqlatd:
+# a pair off by one). So 99% of them, not the longest against ftrace's longest, which carries
+# whichever of these hit it (6.5 ms against ftrace's 1.8 ms once).
+jq -r --argjson irq "$serial" 'select(.type == "outlier" and .kind == "threaded" and .irq == $irq) | "\(.ts_ns) \(.latency_ns)"' \
+	"$work/events.json" >"$work/irqlatd-wakes.txt" 2>/dev/null || true
+awk '{ print $5, $6 }' "$work/ftrace.txt" >"$work/ftrace-wakes.txt"
+pair_with_ftrace "$work/irqlatd-wakes.txt" "$work/ftrace-wakes.txt" "$work/skews.txt" >"$work/pairs.txt"
+read -r en unpaired twice kmin kat <"$work/pairs.txt" || true
+good=$(awk '$1 >= -20000 && $1 <= 250000 && $2 >= -20000 && $2 <= 250000' "$work/skews.txt" 2>/dev/null | wc -l)
+diag "irqlatd's wake events: ${en:-0}, unpaired ${unpaired:-?}, paired twice ${twice:-?}; start after ftrace's: earliest ${kmin:-?} ns (the wait ending at ${kat:-?}), p50 $(cut -d' ' -f1 "$work/skews.txt" | pct 50), p99 $(cut -d' ' -f1 "$work/skews.txt" | pct 99), most $(cut -d' ' -f1 "$work/skews.txt" | pct 100) ns; end after ftrace's: p50 $(cut -d' ' -f2 "$work/skews.txt" | pct 50), p99 $(cut -d' ' -f2 "$work/skews.txt" | pct 99), most $(cut -d' ' -f2 "$work/skews.txt" | pct 100) ns"
+check "irqlatd's wake events (${en:-0}) number its wake count ($wakes) within 1%" within "${en:-0}" "$wakes"
+check "each pairs with its own wake in ftrace but for 1% (unpaired ${unpaired:-?}, twice ${twice:-?})" \
+	[ $(( (${unpaired:-1000} + ${twice:-1000}) * 100 )) -le "${en:-0}" ]
+check "99% of the waits start and end 0 to 250 us after ftrace's (-20 us allowed): $good of ${en:-0}" \
+	[ $((good * 100)) -ge $(( ${en:-1} * 99 )) ] && [ "${en:-0}" -gt 0 ]
 check "ftrace paired as many wakes as irqlatd counted, or more ($fn >= $wakes - 1%)" [ $((fn * 100)) -ge $((wakes * 99)) ]
 # irqlatd's p50 is read from its histogram: within one bucket (9.05%) of the samples' median
 same_median() { d=$((w50 - fmed)); [ $d -lt 0 ] && d=$((-d)); [ $d -le $((fmed / 10 + 10000)) ]; }
