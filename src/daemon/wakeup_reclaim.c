@@ -59,22 +59,43 @@ int task_stat(const char *proc, uint32_t pid, char comm[TASK_COMM_LEN_ABI], uint
 	return 0;
 }
 
-/* Whether series s's task is still the one that took its cells: its pid gone, or used again
- * by another task, is not. The start time is read at the first check, when the comm must
- * still be the one its cells were made with; from then on the start time decides. */
-static bool task_alive(struct wakeup_reclaim *w, struct series *s)
+enum task_state { TASK_ALIVE, TASK_EXITED, TASK_REPLACED };
+
+/* Whether series s's task is still the one that took its cells, exited, or replaced by another
+ * task with its pid. The start time is read at the first check, when the comm must still be
+ * the one its cells were made with; from then on the start time decides. */
+static enum task_state task_state(struct wakeup_reclaim *w, struct series *s)
 {
 	char comm[TASK_COMM_LEN_ABI];
 	uint64_t start;
 
 	if (task_stat(w->proc, s->sub, comm, &start) < 0)
-		return false;	/* -ENOENT; anything else is no task we can follow either */
+		return TASK_EXITED;	/* -ENOENT; anything else is no task we can follow either */
 	if (!s->task_start) {
 		if (strncmp(comm, s->name, TASK_COMM_LEN_ABI - 1))
-			return false;
+			return TASK_REPLACED;
 		s->task_start = start;
 	}
-	return s->task_start == start;
+	return s->task_start == start ? TASK_ALIVE : TASK_REPLACED;
+}
+
+/* Whether the cells of series s go back now: a task replaced by another with its pid at once
+ * (the new one's wake-ups would go into them, under the old comm); one that exited a minute
+ * after (the answers' longest window still shows its end: a sleeper's run is often looked at
+ * after it ended), or at once when every cell is held. */
+static bool task_done(struct wakeup_reclaim *w, struct collector *c, struct series *s, bool full)
+{
+	switch (task_state(w, s)) {
+	case TASK_ALIVE:
+		return false;
+	case TASK_REPLACED:
+		return true;
+	case TASK_EXITED:
+		break;
+	}
+	if (!s->exit_tick)
+		s->exit_tick = c->tick;
+	return full || c->tick >= s->exit_tick + WINDOW_TICKS_MAX;
 }
 
 /* The programs see series s's cells as nobody's from now on: out of the index (a later
@@ -169,15 +190,18 @@ static int least_busy(struct wakeup_reclaim *w, struct collector *c)
 
 void wakeup_reclaim_tick(struct wakeup_reclaim *w, struct collector *c)
 {
+	bool full;
 	int pick;
 
 	if (!c->bpf->timer || !c->bpf->wakeups)
 		return;
 	give_back(w, c->bpf);
+	full = __atomic_load_n(&c->bpf->timer->bss->wakeup_cells, __ATOMIC_RELAXED) >=
+	       c->bpf->timer->rodata->max_wakeup_cells;
 	for (unsigned i = 0; i < c->nseries; i++) {
 		struct series *s = &c->series[i];
 
-		if (s->gone || s->kind != KIND_WAKEUP || s->id == 0 || task_alive(w, s))
+		if (s->gone || s->kind != KIND_WAKEUP || s->id == 0 || !task_done(w, c, s, full))
 			continue;
 		log_debug("wake-ups: %s (pid %u) exited: its %u cells are given back", s->name, s->sub, s->ncpus);
 		take_back(w, c, i);

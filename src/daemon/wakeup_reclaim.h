@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* The wake-up cells' bound, kept at the daemon's tick (docs/architecture.md section 12): the
- * cells of tasks that exited are taken back and handed out again, and while tasks share
+ * cells of tasks that exited are taken back (a minute after, or at once when every cell is
+ * held or the pid is another task's now) and handed out again, and while tasks share
  * "(other)" the tracked task with the fewest wake-ups over the last minute gives its cells up.
  * Nothing here runs in BPF: the programs only take the cells given back (bpf/timer.bpf.c). */
 #ifndef IRQLAT_WAKEUP_RECLAIM_H
@@ -22,7 +23,8 @@ struct wakeup_reclaim {
 int wakeup_reclaim_init(struct wakeup_reclaim *w, uint32_t max_cells);
 void wakeup_reclaim_free(struct wakeup_reclaim *w);
 /* After collector_tick(): queues the cells taken back at the last tick, then takes back the
- * cells of the tasks that exited, and one task's for a busier one when tasks share "(other)". */
+ * cells of the tasks that exited (as above), and one task's for a busier one when tasks share
+ * "(other)". */
 void wakeup_reclaim_tick(struct wakeup_reclaim *w, struct collector *c);
 
 /* /proc/PID/stat's comm and start time (clock ticks after boot): 0, or negative errno
