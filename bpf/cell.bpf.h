@@ -89,6 +89,32 @@ static __always_inline struct lat_cell *cell_fill(__u32 *slot, int idx)
 	return bpf_map_lookup_elem(&cells, &i);
 }
 
+/* Makes cell idx, zeroed, the cell of key: a new one from the pool, or one that user space took
+ * back and cleared (the wake-up cells of tasks that exited). Its metadata's `ready` last: user
+ * space takes the cell once it is set. -1 when idx is past the pool. */
+static __always_inline int cell_take(__u32 idx, const struct cell_key *key, const char *kname,
+				     __u64 threshold_ns)
+{
+	struct lat_cell *c = bpf_map_lookup_elem(&cells, &idx);
+	struct lat_cell_meta *meta = bpf_map_lookup_elem(&cell_meta, &idx);
+
+	if (!c || !meta)
+		return -1;
+	c->id = key->id;
+	c->sub = key->sub;
+	c->threshold_ns = threshold_ns;
+	meta->id = key->id;
+	meta->sub = key->sub;
+	meta->cpu = key->cpu;
+	meta->kind = key->kind;
+	if (kname)
+		bpf_probe_read_kernel_str(meta->name, sizeof(meta->name), kname);
+	asm volatile("" ::: "memory");	/* the compiler keeps the order; x86 stores do too */
+	meta->ready = 1;
+	bpf_map_update_elem(&cell_index, key, &idx, BPF_NOEXIST);
+	return 0;
+}
+
 /* Cold path: the cell of (kind, id, sub) on this CPU, found in the hash or allocated from the
  * pool, or -1 when the pool is used up (counted in drops as DROP_NO_CELL, and tried again on
  * the next event). kname: a kernel string naming the series (NULL: named in user space).
@@ -99,9 +125,7 @@ static __always_inline int cell_miss(__u32 kind, __u64 id, __u32 sub, const char
 {
 	struct cell_key key = { .id = id, .sub = sub, .cpu = (__u16)bpf_get_smp_processor_id(),
 				.kind = (__u16)kind };
-	struct lat_cell_meta *meta;
 	struct cell_pool *pool;
-	struct lat_cell *c;
 	__u32 zero = 0, *found, idx;
 
 	found = bpf_map_lookup_elem(&cell_index, &key);
@@ -111,22 +135,8 @@ static __always_inline int cell_miss(__u32 kind, __u64 id, __u32 sub, const char
 	if (!pool || pool->next >= pool->max)	/* checked first, so next stays near max */
 		goto none;
 	idx = __sync_fetch_and_add(&pool->next, 1);
-	c = bpf_map_lookup_elem(&cells, &idx);
-	meta = bpf_map_lookup_elem(&cell_meta, &idx);
-	if (!c || !meta)	/* another CPU took the last one */
+	if (cell_take(idx, &key, kname, threshold_ns) < 0)	/* another CPU took the last one */
 		goto none;
-	c->id = id;
-	c->sub = sub;
-	c->threshold_ns = threshold_ns;
-	meta->id = id;
-	meta->sub = sub;
-	meta->cpu = key.cpu;
-	meta->kind = kind;
-	if (kname)
-		bpf_probe_read_kernel_str(meta->name, sizeof(meta->name), kname);
-	asm volatile("" ::: "memory");	/* the compiler keeps the order; x86 stores do too */
-	meta->ready = 1;	/* last: user space takes the cell once this is set */
-	bpf_map_update_elem(&cell_index, &key, &idx, BPF_NOEXIST);
 	return (int)idx;
 none:
 	count_drop(DROP_NO_CELL);

@@ -55,6 +55,12 @@ struct lat_cell {
 	__u32 _pad[4];
 };
 
+/* The id and sub of a wake-up cell the daemon took back from a task that exited, until a task
+ * takes it again (src/daemon/wakeup_reclaim.c): no pid matches them, so a task whose storage
+ * still caches the cell finds it is not its own (cell_cached()) and takes another. */
+#define CELL_FREE_ID (~0ULL)
+#define CELL_FREE_SUB (~0U)
+
 /* Written once by the program that allocates the cell; `ready` last: user space takes a cell
  * once it is set. */
 struct lat_cell_meta {

@@ -46,6 +46,15 @@ struct {
 	__type(value, struct timer_task);
 } timer_task SEC(".maps");
 
+/* Wake-up cells the daemon took back from tasks that exited, cleared (src/daemon/wakeup_reclaim.c):
+ * the next task of its own takes one of these before a new cell from the pool, so the pool
+ * holds no more wake-up cells than the bound. Popped on the cold path only. */
+struct {
+	__uint(type, BPF_MAP_TYPE_QUEUE);
+	__type(value, __u32);
+	__uint(max_entries, 1);	/* max_wakeup_cells, set by the loader */
+} wakeup_free SEC(".maps");
+
 /* Set by the loader before load: hrtimer_wakeup's address from /proc/kallsyms (0: wake-ups not
  * measured, and the verifier drops that code), and the bound on wake-up cells. */
 const volatile __u64 hrtimer_wakeup_fn = 0;
@@ -55,7 +64,9 @@ const volatile __u32 max_wakeup_cells = 1024;
 volatile __u64 lateness_threshold_ns = 200000;
 volatile __u64 wakeup_threshold_ns = 500000;
 
-__u32 wakeup_cells;	/* wake-up cells of tasks of their own handed out (the rest share pid 0) */
+/* Wake-up cells that tasks of their own hold (the rest share pid 0): the cold path adds one
+ * for each it hands out, the daemon takes off those it gave back to wakeup_free. */
+__u32 wakeup_cells;
 
 /* Cold path: a timer function's first expiry on this CPU, or two colliding in the cache. */
 static __noinline int timer_miss(__u64 fn, __u32 cpu)
@@ -64,18 +75,32 @@ static __noinline int timer_miss(__u64 fn, __u32 cpu)
 }
 
 /* Cold path: a task's first wake-up on this CPU. Past max_wakeup_cells cells of tasks of
- * their own, a task's wake-ups go to the shared cell of pid 0 on the CPU ("(other)"). */
+ * their own, a task's wake-ups go to the shared cell of pid 0 on the CPU ("(other)"). A cell
+ * given back by the daemon is taken before a new one. wakeup_cells counts exactly the cells
+ * held: an increment that finds the bound reached, or no cell, is taken back, since the
+ * daemon subtracts only what it gave back. */
 static __noinline int wakeup_miss(__u32 pid, const char *comm)
 {
 	struct cell_key key = { .id = pid, .sub = pid, .cpu = (__u16)bpf_get_smp_processor_id(),
 				.kind = KIND_WAKEUP };
-	__u32 *found = bpf_map_lookup_elem(&cell_index, &key);
+	__u32 *found = bpf_map_lookup_elem(&cell_index, &key), idx;
+	int r;
 
 	if (found)
 		return (int)*found;
-	if (wakeup_cells >= max_wakeup_cells || __sync_fetch_and_add(&wakeup_cells, 1) >= max_wakeup_cells)
+	if (wakeup_cells >= max_wakeup_cells)
 		return cell_miss(KIND_WAKEUP, 0, 0, NULL, wakeup_threshold_ns);
-	return cell_miss(KIND_WAKEUP, pid, pid, comm, wakeup_threshold_ns);
+	if (__sync_fetch_and_add(&wakeup_cells, 1) >= max_wakeup_cells) {
+		__sync_fetch_and_sub(&wakeup_cells, 1);
+		return cell_miss(KIND_WAKEUP, 0, 0, NULL, wakeup_threshold_ns);
+	}
+	if (bpf_map_pop_elem(&wakeup_free, &idx) == 0 && cell_take(idx, &key, comm, wakeup_threshold_ns) == 0)
+		return (int)idx;
+	r = cell_miss(KIND_WAKEUP, pid, pid, comm, wakeup_threshold_ns);
+	if (r >= 0)
+		return r;
+	__sync_fetch_and_sub(&wakeup_cells, 1);	/* the pool is used up: counted in drops */
+	return cell_miss(KIND_WAKEUP, 0, 0, NULL, wakeup_threshold_ns);
 }
 
 /* Cold path: the first wake-up measured on this CPU, for its all-tasks cell (no outliers: the
@@ -194,8 +219,10 @@ int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev, struct ta
 	pid = next->pid;
 	if (tt->cpu == cpu + 1) {
 		c = cell_cached(&tt->cell, pid, pid);
-		if (!c)	/* past the bound: the shared cell */
-			c = cell_cached(&tt->cell, 0, 0);
+		/* past the bound: the shared cell, unless the daemon has given cells back since
+		 * (the .bss line is read only by the wake-ups of tasks in "(other)") */
+		if (!c && (c = cell_cached(&tt->cell, 0, 0)) && wakeup_cells < max_wakeup_cells)
+			c = NULL;
 	}
 	if (!c) {
 		tt->cpu = cpu + 1;

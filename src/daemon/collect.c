@@ -41,7 +41,8 @@ int collector_init(struct collector *c, struct loader *bpf)
 	c->ncells = bpf->max_cells;
 	c->ncpus = bpf->ncpus;
 	c->cells = calloc(c->ncells ? c->ncells : 1, sizeof(*c->cells));
-	if (!c->cells)
+	c->retake = calloc(c->ncells ? c->ncells : 1, sizeof(*c->retake));	/* a set of cells */
+	if (!c->cells || !c->retake)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < c->ncells; i++)
 		c->cells[i].series = -1;
@@ -63,6 +64,7 @@ void collector_free(struct collector *c)
 		tick_buf_free(&c->ticks[t]);
 	free(c->series);
 	free(c->cells);
+	free(c->retake);
 	free(c->cpu_delta);
 	free(c->cpu_sum_delta);
 	storm_free(&c->storms);
@@ -75,15 +77,32 @@ void collector_free(struct collector *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* The series (kind, id, sub), made on its first cell. */
+/* A series that ended long enough ago that no window's ticks name it: its slot can be reused
+ * (the ticks refer to series by slot). -1: none. */
+static int old_slot(const struct collector *c)
+{
+	for (unsigned i = 0; i < c->nseries; i++)
+		if (c->series[i].gone && c->tick > c->series[i].gone_tick + WINDOW_TICKS_MAX)
+			return (int)i;
+	return -1;
+}
+
+/* The series (kind, id, sub), made on its first cell; a series that ended is another one,
+ * even with the same identity (a pid used again). */
 static int series_for(struct collector *c, const struct lat_cell_meta *m)
 {
 	unsigned i;
+	int reuse;
 
 	for (i = 0; i < c->nseries; i++)
-		if (c->series[i].kind == m->kind && c->series[i].sub == m->sub && c->series[i].id == m->id)
+		if (!c->series[i].gone && c->series[i].kind == m->kind && c->series[i].sub == m->sub &&
+		    c->series[i].id == m->id)
 			return (int)i;
-	if (c->nseries == c->series_cap) {
+	reuse = old_slot(c);
+	if (reuse >= 0) {
+		i = (unsigned)reuse;
+		free(c->series[i].cpus);
+	} else if (c->nseries == c->series_cap) {
 		unsigned cap = c->series_cap ? 2 * c->series_cap : 16;
 		struct series *ns = realloc(c->series, cap * sizeof(*ns));
 
@@ -100,8 +119,10 @@ static int series_for(struct collector *c, const struct lat_cell_meta *m)
 	s->sub = m->sub;
 	memcpy(s->name, m->name, IRQ_NAME_LEN);
 	s->name[IRQ_NAME_LEN - 1] = 0;
+	s->born_tick = c->tick;
 	kind_name_series(s->kind, s->id, s->sub, s->name, sizeof(s->name));	/* a kind its program does not name */
-	c->nseries++;
+	if (reuse < 0)
+		c->nseries++;
 	return (int)i;
 }
 
@@ -180,11 +201,44 @@ static void name_new_functions(struct collector *c, uint32_t used)
 		ksym_prefetch(addrs, n);
 }
 
+/* Cells given back and handed out again since: taken for their new series once ready */
+static void retake_cells(struct collector *c)
+{
+	uint32_t kept = 0;
+
+	for (uint32_t k = 0; k < c->nretake; k++) {
+		uint32_t id = c->retake[k];
+
+		if (c->cells[id].series < 0 && take_cell(c, id) < 0)
+			c->retake[kept++] = id;	/* not handed out yet, or being written */
+	}
+	c->nretake = kept;
+}
+
+void collector_end_series(struct collector *c, unsigned si)
+{
+	struct series *s = &c->series[si];
+
+	for (unsigned k = 0; k < s->ncpus; k++) {
+		struct cell_state *cs = &c->cells[s->cpus[k].cell];
+
+		if (cs->prev)
+			free(cs->prev->hi);
+		free(cs->prev);
+		cs->prev = NULL;
+		cs->series = -1;
+		c->retake[c->nretake++] = s->cpus[k].cell;	/* a cell is in one series: room for all */
+	}
+	s->gone = true;
+	s->gone_tick = c->tick;
+}
+
 /* Cells handed out since the last tick; those still being written wait for the next one. */
 static void take_new_cells(struct collector *c, uint32_t used)
 {
 	uint32_t first_waiting = used;
 
+	retake_cells(c);
 	name_new_functions(c, used);
 	for (uint32_t id = c->pending; id < used; id++) {
 		if (c->cells[id].series >= 0)
@@ -318,7 +372,7 @@ int collector_tick(struct collector *c)
 	take_new_cells(c, loader_cells_used(c->bpf));
 	tick_buf_reset(buf);
 	for (unsigned si = 0; si < c->nseries; si++)
-		if (tick_series(c, si, buf) < 0 && !err) {
+		if (!c->series[si].gone && tick_series(c, si, buf) < 0 && !err) {
 			log_error("out of memory keeping the last %d ticks: the windows lose part of this one",
 				  WINDOW_TICKS_MAX);
 			err = 0;	/* logged; the totals are right, the windows short by it */

@@ -35,6 +35,13 @@ struct series {
 	uint64_t count, sum_ns, aux, max_ns;
 	struct series_cpu *cpus;
 	unsigned ncpus;
+	/* ended (collector_end_series): its cells belong to others now, the answers leave it out,
+	 * and its slot is used again once no window holds its ticks */
+	bool gone;
+	uint64_t gone_tick;	/* the collector's tick count when it ended */
+	uint64_t born_tick;	/* ... when it was made */
+	uint64_t task_start;	/* KIND_WAKEUP: the task's start time (/proc/PID/stat), 0 until read */
+	uint64_t exit_tick;	/* KIND_WAKEUP: the tick its task was first seen gone, 0: not yet */
 };
 
 struct cell_prev;
@@ -63,7 +70,9 @@ struct collector {
 	unsigned nseries, series_cap;
 	struct cell_state *cells;
 	uint32_t ncells;
-	uint32_t pending;	/* cells below this are taken */
+	uint32_t pending;	/* cells below this are taken, but for those in retake */
+	uint32_t *retake;	/* cells given back (collector_end_series), to take again once reused */
+	uint32_t nretake;
 	uint64_t drops[DROP_KINDS];
 	/* scratch of a tick */
 	uint64_t delta[HIST_BUCKETS];
@@ -86,6 +95,12 @@ void collector_free(struct collector *c);
  * cannot be tracked (out of memory) is logged and tried again next time; 0, or the negative
  * errno of reading the drop counters (which then keep their last values). */
 int collector_tick(struct collector *c);
+/* Ends series s: the caller has given its cells back to the programs (a wake-up series whose
+ * task exited, src/daemon/wakeup_reclaim.c), cleared their metadata's `ready`, and will hand
+ * them out again: each is taken again, for its new series, once it is ready. The series is
+ * left out of every answer from now on; its slot is reused WINDOW_TICKS_MAX ticks later. */
+void collector_end_series(struct collector *c, unsigned s);
+
 /* The series of cell id, taken now if its metadata is ready but no tick has seen it yet
  * (an outlier can come before); NULL when there is none yet. *cpu: the cell's CPU. */
 const struct series *collector_cell_series(struct collector *c, uint32_t id, uint32_t *cpu);

@@ -222,6 +222,8 @@ int open_timer(struct loader *l, const struct btf *vmlinux, bool btf_style, int 
 	t->data->lateness_threshold_ns = l->cell_threshold_ns[KIND_TIMER];
 	t->data->wakeup_threshold_ns = l->cell_threshold_ns[KIND_WAKEUP];
 	bpf_map__set_max_entries(t->maps.timer_cpu, (uint32_t)ncpus);
+	/* room for every wake-up cell given back at once (src/daemon/wakeup_reclaim.c) */
+	bpf_map__set_max_entries(t->maps.wakeup_free, max_wakeup_cells ? max_wakeup_cells : 1);
 	r = share_maps(t->obj, l->skel->obj);
 	if (r < 0)
 		return log_error_errno(r, "cannot share the cell pool with the timer programs: %m");

@@ -24,6 +24,7 @@
 #include "request.h"
 #include "server.h"
 #include "tracepoints.h"
+#include "wakeup_reclaim.h"
 #include "common/json.h"
 
 struct daemon {
@@ -31,6 +32,7 @@ struct daemon {
 	sd_event *ev;
 	struct loader bpf;
 	struct collector col;
+	struct wakeup_reclaim reclaim;	/* the wake-up cells of tasks that exited, or less busy */
 	struct outlier_limiter outliers;
 	struct server *srv;
 	struct tp_set tps;
@@ -159,6 +161,7 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
 	r = collector_tick(&d->col);
 	if (r < 0)
 		log_warning_errno(r, "cannot read the drop counters: %m");
+	wakeup_reclaim_tick(&d->reclaim, &d->col);
 	outlier_flush(&d->outliers, now_ns());
 	if (now_ns() - d->status_ns >= 1000000000ull) {	/* at most once a second, whatever the interval */
 		char st[256];
@@ -463,6 +466,8 @@ static int daemon_start(struct daemon *d)
 		return r;
 	journal_links(&d->bpf, true);
 	r = collector_init(&d->col, &d->bpf);
+	if (r >= 0)
+		r = wakeup_reclaim_init(&d->reclaim, d->bpf.max_cells);
 	if (r < 0)
 		return log_error_errno(r, "cannot allocate the collector: %m");
 	if (d->cfg.bpf_stats) {
@@ -538,6 +543,7 @@ static void daemon_stop(struct daemon *d, bool started)
 	summary_free(&d->summary);
 	if (attached)
 		journal_links(&d->bpf, false);
+	wakeup_reclaim_free(&d->reclaim);
 	collector_free(&d->col);
 	loader_close(&d->bpf);	/* detaches the programs, ends --bpf-stats */
 	sd_event_unref(d->ev);

@@ -66,9 +66,11 @@ static struct group *group_series(const struct collector *c)
 
 		g[i].leader = g[i].last = i;
 		g[i].next = UINT_MAX;
+		if (s->gone)	/* ended: its cells are others' now; the loops below skip it */
+			continue;
 		label_text(g[i].label, s->name, IRQ_NAME_LEN);
 		for (unsigned j = 0; j < i; j++)
-			if (g[j].leader == j && c->series[j].kind == s->kind && c->series[j].sub == s->sub &&
+			if (g[j].leader == j && !c->series[j].gone && c->series[j].kind == s->kind && c->series[j].sub == s->sub &&
 			    !strcmp(g[j].label, g[i].label)) {
 				g[i].leader = j;
 				break;
@@ -184,7 +186,7 @@ static void series_metrics(struct page_writer *w, const struct collector *c, con
 			struct metric_label l[METRIC_LABELS_MAX];
 			char sub[12];
 
-			if (g[i].leader != i || c->series[i].kind != kind)
+			if (g[i].leader != i || c->series[i].gone || c->series[i].kind != kind)
 				continue;
 			w->number(w, l, series_labels(l, sub, &c->series[i], &g[i]), fam->value(&g[i]), fam->seconds);
 		}
@@ -244,7 +246,7 @@ static void histogram_metrics(struct page_writer *w, const struct collector *c, 
 		struct hist one;
 		char sub[12];
 
-		if (g[i].leader != i || c->series[i].kind != kind)
+		if (g[i].leader != i || c->series[i].gone || c->series[i].kind != kind)
 			continue;
 		memset(sum, 0, sizeof(*sum));
 		for (unsigned j = i; j != UINT_MAX; j = g[j].next) {

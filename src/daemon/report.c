@@ -191,7 +191,7 @@ static unsigned count_kind(const struct collector *c, enum lat_kind kind)
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < c->nseries; i++)
-		n += c->series[i].kind == kind;
+		n += !c->series[i].gone && c->series[i].kind == kind;
 	return n;
 }
 
@@ -257,7 +257,7 @@ static void add_series(json_object *o, const struct collector *c, enum window w,
 		const struct series *s = &c->series[i];
 		struct joined *j = &joined[njoined];
 
-		if (kind_get(s->kind)->join == s->kind || (match && !match(s, arg)))
+		if (s->gone || kind_get(s->kind)->join == s->kind || (match && !match(s, arg)))
 			continue;
 		j->cpu_win = calloc(s->ncpus ? s->ncpus : 1, sizeof(*j->cpu_win));
 		if (!j->cpu_win)
@@ -278,7 +278,7 @@ static void add_series(json_object *o, const struct collector *c, enum window w,
 		for (unsigned i = 0; i < c->nseries; i++) {
 			const struct series *s = &c->series[i];
 
-			if (s->kind != k || (match && !match(s, arg)))
+			if (s->gone || s->kind != k || (match && !match(s, arg)))
 				continue;
 			collector_window_next(&it, i, &win, cpu_win);
 			if (rate && k == KIND_HARDIRQ && secs > 0)
@@ -502,7 +502,7 @@ static bool element_named(const struct collector *c, const struct series *s, con
 	for (unsigned i = 0; i < c->nseries; i++) {
 		const struct series *t = &c->series[i];
 
-		if (t != s && t->id == s->id && t->sub == s->sub &&
+		if (t != s && !t->gone && t->id == s->id && t->sub == s->sub &&
 		    kind_get(t->kind)->join == kind_get(s->kind)->join && !strcmp(name, t->name))
 			return true;
 	}

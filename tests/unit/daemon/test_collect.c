@@ -418,6 +418,61 @@ static void test_map_memory(void **state)
 	printf("# per cell %" PRIu64 " B, per CPU %" PRIu64 " B\n", one_cell, one_cpu);
 }
 
+/* A wake-up series whose task exited (src/daemon/wakeup_reclaim.c): its cells given back
+ * (ready cleared, then cleared and handed out by the programs to a task that may have the same
+ * pid), the series ends: out of the ticks, not found again for the same identity; the cells'
+ * new owner is a series of its own counting only its own values; and the ended series' slot is
+ * used again once no window holds its ticks. */
+static void test_end_series(void **state)
+{
+	struct fixture *f = *state;
+	uint32_t c0 = fake_bpf_new_id_cell(&f->bpf, KIND_WAKEUP, 100, 100, 0, "sleeper");
+	uint32_t c1 = fake_bpf_new_id_cell(&f->bpf, KIND_WAKEUP, 100, 100, 1, "sleeper");
+	const struct series *s;
+	unsigned old;
+
+	fake_bpf_run(&f->bpf, c0, 20000, 0);
+	fake_bpf_run(&f->bpf, c1, 30000, 0);
+	tick(f);
+	s = find(&f->c, 100, "sleeper");
+	old = idx(&f->c, s);
+	assert_int_equal(s->count, 2);
+	assert_int_equal(s->ncpus, 2);
+	/* given back: what take_back() does, then a value the old task recorded just before */
+	f->bpf.meta[c0].ready = f->bpf.meta[c1].ready = 0;
+	f->bpf.cells[c0].id = f->bpf.cells[c1].id = CELL_FREE_ID;
+	collector_end_series(&f->c, old);
+	assert_true(f->c.series[old].gone);
+	tick(f);
+	assert_int_equal(f->c.series[old].count, 2);	/* not read again */
+	/* give_back() clears c1; a new task with the same pid takes it on CPU 0 */
+	memset(&f->bpf.cells[c1], 0, sizeof(f->bpf.cells[c1]));
+	f->bpf.cells[c1].id = f->bpf.cells[c1].sub = 100;
+	f->bpf.meta[c1].cpu = 0;
+	snprintf(f->bpf.meta[c1].name, IRQ_NAME_LEN, "%s", "reborn");
+	f->bpf.meta[c1].ready = 1;
+	fake_bpf_run(&f->bpf, c1, 5000, 0);
+	tick(f);
+	s = find(&f->c, 100, "reborn");
+	assert_int_not_equal(idx(&f->c, s), old);
+	assert_false(s->gone);
+	assert_int_equal(s->count, 1);	/* its own value, none of the old task's */
+	assert_int_equal(s->ncpus, 1);
+	assert_int_equal(s->cpus[0].cell, c1);
+	assert_int_equal(f->c.nretake, 1);	/* c0 is still out */
+	/* within the longest window the old slot stays; past it a new series takes it */
+	for (unsigned t = 0; t < WINDOW_TICKS_MAX; t++)
+		tick(f);
+	unsigned before = f->c.nseries;
+
+	fake_bpf_new_id_cell(&f->bpf, KIND_WAKEUP, 200, 200, 0, "later");
+	tick(f);
+	s = find(&f->c, 200, "later");
+	assert_int_equal(idx(&f->c, s), old);
+	assert_int_equal(f->c.nseries, before);
+	assert_false(s->gone);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -427,6 +482,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cell_threshold, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_max_of_quiet_tick, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_counter_wrap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_end_series, setup, teardown),
 		cmocka_unit_test(test_map_memory),
 	};
 
