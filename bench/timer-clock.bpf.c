@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The physical floor of the timer benchmark (bench/kinds.sh): programs on
- * timer:hrtimer_expire_entry, sched:sched_waking and sched:sched_switch that only read the clock, with no map:
+ * timer:hrtimer_expire_entry and sched:sched_switch that only read the clock, with no map:
  * nothing can time a timer's lateness or a task's wake-up with less. bpf/timer.bpf.c is
  * judged against it, each program against its twin here. */
 #include "vmlinux.h"
@@ -18,15 +18,6 @@ int BPF_PROG(clock_timer, struct hrtimer *timer, ktime_t *now)
 
 SEC("tp_btf/sched_switch")
 int BPF_PROG(clock_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
-{
-	volatile __u64 sink = bpf_ktime_get_ns();
-
-	(void)sink;
-	return 0;
-}
-
-SEC("tp_btf/sched_waking")
-int BPF_PROG(clock_waking, struct task_struct *p)
 {
 	volatile __u64 sink = bpf_ktime_get_ns();
 

@@ -151,11 +151,6 @@ struct vector_cpu {
 struct timer_cpu {
 	__u32 cell[TIMER_CACHE];	/* cell index + 1 */
 	__u32 wake_cell __attribute__((aligned(64)));	/* KIND_WAKEUP_CPU's cell index + 1 */
-	/* the hrtimer_wakeup expiry being run on this CPU, for the sched_waking it causes: its
-	 * sleeper's pid (0: none), its expiry and when it ran, both CLOCK_MONOTONIC */
-	__u32 sleeper_pid;
-	__u64 sleeper_expires;
-	__u64 sleeper_seen;
 } __attribute__((aligned(64)));
 
 /* What bpf/timer.bpf.c keeps in a task's local storage (BPF_MAP_TYPE_TASK_STORAGE, freed

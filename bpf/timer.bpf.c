@@ -10,20 +10,14 @@
  * timer run early inside its slack counts as 0 ns late, never as negative.
  *
  * Wake-up latency (KIND_WAKEUP): a timer whose function is hrtimer_wakeup (a task sleeping in
- * nanosleep, clock_nanosleep, poll or select with a timeout...) wakes its task right away, on
- * this CPU and in this context: hrtimer_wakeup() calls wake_up_process(), whose
- * sched:sched_waking hands the program the task as a typed pointer. So the expiry program only
- * notes (pid, expiry) in the CPU's state, and the sched_waking program, when the woken task is
- * that pid, moves the expiry, in CLOCK_MONOTONIC, into the task's local storage; at
- * sched:sched_switch, the task being switched in, if it has one, records bpf_ktime_get_ns()
- * minus it, per task and CPU, and per CPU for every task together (KIND_WAKEUP_CPU). Going
- * through sched_waking needs no kfunc (Linux 6.1 has none that reaches a task from the
- * sleeper: bpf_rdonly_cast and bpf_task_from_pid came in 6.2) and takes no task reference
- * per expiry, which cost 500 to 1100 ns (docs/bench.md). The expiry and not `now`: what the
- * sleeper waits for is its expiry (cyclictest measures from the time it asked for), so the
- * timer's own lateness is part of its wake-up latency. sched_waking runs on every wake-up and
- * sched_switch on every context switch: one per-CPU read and a compare, and one task-storage
- * lookup (a pointer in the task plus its cache), are all other tasks pay.
+ * nanosleep, clock_nanosleep, poll or select with a timeout...) stores its hard expiry, in
+ * CLOCK_MONOTONIC, in the woken task's local storage; at sched:sched_switch, the task being
+ * switched in, if it has one, records bpf_ktime_get_ns() minus it, per task and CPU, and per
+ * CPU for every task together (KIND_WAKEUP_CPU). The
+ * expiry and not `now`: what the sleeper waits for is its expiry (cyclictest measures from the
+ * time it asked for), so the timer's own lateness is part of its wake-up latency. sched_switch
+ * runs on every context switch: one task-storage lookup (a pointer in the task plus its cache)
+ * and an exit for every task without a pending expiry.
  *
  * The tick (tick_nohz_handler, tick_sched_timer on older kernels) and hrtimer_wakeup are told
  * apart in user space by the function address (the series' id), named from /proc/kallsyms
@@ -67,6 +61,10 @@ volatile __u64 wakeup_threshold_ns = 500000;
 /* Wake-up cells that tasks of their own hold (the rest share pid 0): the cold path adds one
  * for each it hands out, the daemon takes off those it gave back to wakeup_free. */
 __u32 wakeup_cells;
+
+extern struct task_struct *bpf_task_from_pid(s32 pid) __ksym;
+extern void bpf_task_release(struct task_struct *p) __ksym;
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
 
 /* Cold path: a timer function's first expiry on this CPU, or two colliding in the cache. */
 static __noinline int timer_miss(__u64 fn, __u32 cpu)
@@ -130,22 +128,30 @@ static __always_inline void record_lateness(__u64 fn, __s64 late, __u64 ts_ns, _
 		outlier_emit(*slot - 1, ts_ns, v, aux);
 }
 
-/* An hrtimer_wakeup expiry: note its sleeper's pid and expiry (CLOCK_MONOTONIC) for the
- * sched_waking that hrtimer_wakeup() is about to cause on this CPU. The sleeper is the struct
- * around the timer, its first member; its task pointer is read as plain memory (a typed view
- * needs bpf_rdonly_cast, Linux 6.2). Returns the pid (0: no task, already woken). */
-static __always_inline __u32 note_sleeper(struct hrtimer *timer, __u64 expires, __s64 t_now)
+/* The sleeper's task, stamped with the expiry, unless it is on a CPU now: then the wake-up
+ * needs no switch (the timer fired before the task scheduled out), and a stamp would wait for
+ * its next switch-in, however much later. Returns its pid (0: none). */
+static __always_inline __u32 stamp_sleeper(struct hrtimer *timer, __u64 expires)
 {
-	struct hrtimer_sleeper *sl = (struct hrtimer_sleeper *)timer;
-	struct timer_cpu *st = timer_cpu_this();
-	__s64 offset = BPF_CORE_READ(timer, base, offset);	/* the base's clock - CLOCK_MONOTONIC */
-	__u32 pid = BPF_CORE_READ(sl, task, pid);
+	/* the timer is the sleeper's first member: a read-only view of the sleeper around it,
+	 * whose task pointer is not trusted, so the task is taken again by its pid */
+	struct hrtimer_sleeper *sl = bpf_rdonly_cast(timer, bpf_core_type_id_kernel(struct hrtimer_sleeper));
+	struct task_struct *t;
+	struct timer_task *tt;
+	__u32 pid = sl->task ? sl->task->pid : 0;
+	__s64 offset = timer->base->offset;	/* the base's clock - CLOCK_MONOTONIC */
 
-	if (!pid || !st)
+	if (!pid)
 		return 0;
-	st->sleeper_expires = expires - offset;
-	st->sleeper_seen = t_now - offset;
-	st->sleeper_pid = pid;
+	t = bpf_task_from_pid(pid);
+	if (!t)
+		return 0;
+	if (!t->on_cpu) {
+		tt = bpf_task_storage_get(&timer_task, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+		if (tt)
+			tt->expires_ns = expires - offset;
+	}
+	bpf_task_release(t);
 	return pid;
 }
 
@@ -160,7 +166,7 @@ int BPF_PROG(hrtimer_expire_entry_btf, struct hrtimer *timer, ktime_t *now)
 	bpf_probe_read_kernel(&fn, sizeof(fn), &timer->function);
 	bpf_probe_read_kernel(&t_now, sizeof(t_now), now);
 	if (hrtimer_wakeup_fn && fn == hrtimer_wakeup_fn)
-		aux = note_sleeper(timer, expires, t_now);
+		aux = stamp_sleeper(timer, expires);
 	record_lateness(fn, t_now - (__s64)expires, t_now, aux);
 	return 0;
 }
@@ -174,30 +180,6 @@ int BPF_PROG(hrtimer_expire_entry_raw, struct hrtimer *timer, ktime_t *now)
 
 	bpf_probe_read_kernel(&t_now, sizeof(t_now), now);
 	record_lateness(fn, t_now - (__s64)expires, t_now, 0);
-	return 0;
-}
-
-/* The sleeper noted at its expiry, being woken: its expiry goes into its local storage, unless
- * it is on a CPU now (it had not scheduled out yet: the wake-up needs no switch, and a stamp
- * would wait for its next switch-in, however much later). A note is taken once, and only
- * within NOTE_TTL_NS of its expiry: a sleeper already running when its timer fired gets no
- * sched_waking, and its note must not be taken by a later wake-up of that task for some other
- * reason. The clock is read only for the sleeper itself. */
-#define NOTE_TTL_NS 1000000ULL
-SEC("tp_btf/sched_waking")
-int BPF_PROG(sched_waking_btf, struct task_struct *p)
-{
-	struct timer_cpu *st = timer_cpu_this();
-	struct timer_task *tt;
-
-	if (!st || !st->sleeper_pid || st->sleeper_pid != (__u32)p->pid)
-		return 0;	/* the common case: not the sleeper of the timer that just fired */
-	st->sleeper_pid = 0;
-	if (p->on_cpu || bpf_ktime_get_ns() - st->sleeper_seen > NOTE_TTL_NS)
-		return 0;
-	tt = bpf_task_storage_get(&timer_task, p, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (tt)
-		tt->expires_ns = st->sleeper_expires;
 	return 0;
 }
 

@@ -106,7 +106,7 @@ void note_attached(struct loader *l, const char *system, const char *event, cons
 /* The tracepoint system of an event of a kind's object: the kind's, but sched_switch's is sched */
 static const char *event_system(const char *ev, const char *system)
 {
-	return !strncmp(ev, "sched_", 6) ? "sched" : system;	/* sched_switch, sched_waking */
+	return !strcmp(ev, "sched_switch") ? "sched" : system;
 }
 
 /* Attaches the loaded programs of a kind's object: exits first, then entries, then the rest
@@ -205,8 +205,11 @@ static bool kernel_has_func(const struct btf *vmlinux, const char *func)
 	return btf__find_by_name_kind(vmlinux, func, BTF_KIND_FUNC) > 0;
 }
 
+/* the kfuncs bpf/timer.bpf.c calls */
+static const char *const timer_kfuncs[] = { "bpf_rdonly_cast", "bpf_task_from_pid", "bpf_task_release" };
+
 /* hrtimer lateness and wake-up latency (bpf/timer.bpf.c): timer:hrtimer_expire_entry, and
- * sched:sched_waking and sched_switch for the wake-ups, which need tp_btf (task local storage takes a typed
+ * sched:sched_switch for the wake-ups, which need tp_btf (task local storage takes a typed
  * task pointer) and hrtimer_wakeup's address from /proc/kallsyms. */
 int open_timer(struct loader *l, const struct btf *vmlinux, bool btf_style, int ncpus, bool wakeups,
 		      uint32_t max_wakeup_cells)
@@ -233,11 +236,20 @@ int open_timer(struct loader *l, const struct btf *vmlinux, bool btf_style, int 
 		timer_bpf__destroy(TAKE_PTR(l->timer));
 		return 0;
 	}
+	/* the expiry program reaches a sleeper's task through kfuncs of Linux 6.2 and later;
+	 * libbpf refuses the whole object without them (Debian 12's 6.1 kernel) */
+	for (size_t i = 0; i < ELEMENTSOF(timer_kfuncs); i++)
+		if (!kernel_has_func(vmlinux, timer_kfuncs[i])) {
+			log_warning("timers: this kernel lacks the BPF kfunc %s (Linux 6.2 and later have it): timer lateness and wake-ups are not measured; --no-timers leaves them out without this line",
+				    timer_kfuncs[i]);
+			timer_bpf__destroy(TAKE_PTR(l->timer));
+			return 0;
+		}
 	if (wakeups) {
 		if (!btf_style)
 			log_info("wake-ups: not measured with raw_tp programs (task local storage needs tp_btf); timer lateness is");
-		else if (!kernel_has_event(vmlinux, "sched_switch") || !kernel_has_event(vmlinux, "sched_waking"))
-			log_warning("wake-ups: the kernel lacks the tracepoint sched:sched_switch or sched:sched_waking: wake-up latency is not measured");
+		else if (!kernel_has_event(vmlinux, "sched_switch"))
+			log_warning("wake-ups: the kernel has no tracepoint sched:sched_switch: wake-up latency is not measured");
 		else if ((r = ksym_addr(NULL, "hrtimer_wakeup", &wake_fn)) < 0)
 			log_warning("wake-ups: cannot find hrtimer_wakeup in /proc/kallsyms (%s): wake-up latency is not measured",
 				    strerror(-r));
@@ -246,7 +258,6 @@ int open_timer(struct loader *l, const struct btf *vmlinux, bool btf_style, int 
 	t->rodata->hrtimer_wakeup_fn = wake_fn;
 	t->rodata->max_wakeup_cells = max_wakeup_cells;
 	bpf_program__set_autoload(t->progs.sched_switch_btf, l->wakeups);
-	bpf_program__set_autoload(t->progs.sched_waking_btf, l->wakeups);
 	if (timer_bpf__load(t))
 		return load_error(-errno, "timer");
 	return attach_kind(l, t->obj, "timer");
