@@ -124,9 +124,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_check(pb == (metrics_negotiate(accept) == METRICS_PROTOBUF) &&
 				   pb == !strncmp(a.content_type, "application/vnd.google.protobuf", 31),
 			   "format %d, Content-Type %s", a.format, a.content_type);
-		/* only a range that names it, with its parameters, gets the protobuf stream */
+		/* only a range that names it, with its parameters, gets the protobuf stream (their
+		 * names are case-insensitive, RFC 9110 section 5.6.6: "prOto=" is "proto=") */
 		fuzz_check(!pb || (strcasestr(accept, "application/vnd.google.protobuf") &&
-				   strstr(accept, "proto=io.prometheus.client.MetricFamily") && strstr(accept, "encoding=delimited")),
+				   strcasestr(accept, "proto=io.prometheus.client.MetricFamily") &&
+				   strcasestr(accept, "encoding=delimited")),
 			   "'%s' got the protobuf stream", accept);
 		page(line, len, n, a.format);
 	}
