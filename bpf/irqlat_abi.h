@@ -153,9 +153,13 @@ struct timer_cpu {
 	__u32 wake_cell __attribute__((aligned(64)));	/* KIND_WAKEUP_CPU's cell index + 1 */
 } __attribute__((aligned(64)));
 
-/* What bpf/timer.bpf.c keeps in a task's local storage (BPF_MAP_TYPE_TASK_STORAGE, freed
- * with the task): the expiry of the hrtimer_wakeup timer that woke it, until it runs, and its
- * wake-up cell on the CPU it last ran on after such a timer. */
+/* What bpf/timer.bpf.c keeps per sleeping task, in the timer_task LRU hash by pid: the expiry
+ * of the hrtimer_wakeup timer that woke it, until it runs, and its wake-up cell on the CPU it
+ * last ran on after such a timer. The entry stays after the wake-up (the cell cache); the
+ * least recently used of TIMER_TASKS entries makes room for a new task. The timer_pids bitmap
+ * (a bit per pid below the pid_max the loader read) says which tasks have an expiry pending,
+ * so that sched_switch leaves every other task after one word. */
+#define TIMER_TASKS 8192
 struct timer_task {
 	__u64 expires_ns;	/* the timer's hard expiry, CLOCK_MONOTONIC; 0: none pending */
 	__u32 cell;		/* cell index + 1 */

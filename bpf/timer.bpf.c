@@ -11,13 +11,19 @@
  *
  * Wake-up latency (KIND_WAKEUP): a timer whose function is hrtimer_wakeup (a task sleeping in
  * nanosleep, clock_nanosleep, poll or select with a timeout...) stores its hard expiry, in
- * CLOCK_MONOTONIC, in the woken task's local storage; at sched:sched_switch, the task being
- * switched in, if it has one, records bpf_ktime_get_ns() minus it, per task and CPU, and per
- * CPU for every task together (KIND_WAKEUP_CPU). The
- * expiry and not `now`: what the sleeper waits for is its expiry (cyclictest measures from the
- * time it asked for), so the timer's own lateness is part of its wake-up latency. sched_switch
- * runs on every context switch: one task-storage lookup (a pointer in the task plus its cache)
- * and an exit for every task without a pending expiry.
+ * CLOCK_MONOTONIC, in the woken task's entry of timer_task (an LRU hash by pid) and sets the
+ * pid's bit in timer_pids; at sched:sched_switch, the task being switched in, if its bit is
+ * set, records bpf_ktime_get_ns() minus it, per task and CPU, and per CPU for every task
+ * together (KIND_WAKEUP_CPU). The expiry and not `now`: what the sleeper waits for is its
+ * expiry (cyclictest measures from the time it asked for), so the timer's own lateness is part
+ * of its wake-up latency. sched_switch runs on every context switch: one word of the bitmap
+ * (an array lookup the verifier inlines, no helper call) and an exit for every task without a
+ * pending expiry.
+ *
+ * Nothing here allocates, takes a task reference or needs a kfunc: the maps are preallocated
+ * (an LRU hash is), written only at the expiry (hard-IRQ context, PREEMPT_RT included) and
+ * read in place at the switch, so it loads on Linux 6.1 (Debian 12) as on later kernels. The
+ * expiry reads the sleeper's task with CO-RE probe reads, not through a trusted pointer.
  *
  * The tick (tick_nohz_handler, tick_sched_timer on older kernels) and hrtimer_wakeup are told
  * apart in user space by the function address (the series' id), named from /proc/kallsyms
@@ -33,12 +39,23 @@
 
 CPU_STATE(timer_cpu, struct timer_cpu)	/* bpf/cell.bpf.h */
 
+/* pid -> struct timer_task (irqlat_abi.h) */
 struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__type(key, __u32);
 	__type(value, struct timer_task);
+	__uint(max_entries, TIMER_TASKS);
 } timer_task SEC(".maps");
+
+/* Bit pid set while the task's expiry is pending: word pid / 64 of timer_pid_words, one per
+ * 64 pids below the pid_max the loader read (4194304 pids: 512 KiB). A pid past it (pid_max
+ * raised after the start) has no word and is looked up in the hash at each switch-in. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, __u64);
+	__uint(max_entries, 1);	/* timer_pid_words, set by the loader */
+} timer_pids SEC(".maps");
 
 /* Wake-up cells the daemon took back from tasks that exited, cleared (src/daemon/wakeup_reclaim.c):
  * the next task of its own takes one of these before a new cell from the pool, so the pool
@@ -61,10 +78,6 @@ volatile __u64 wakeup_threshold_ns = 500000;
 /* Wake-up cells that tasks of their own hold (the rest share pid 0): the cold path adds one
  * for each it hands out, the daemon takes off those it gave back to wakeup_free. */
 __u32 wakeup_cells;
-
-extern struct task_struct *bpf_task_from_pid(s32 pid) __ksym;
-extern void bpf_task_release(struct task_struct *p) __ksym;
-extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
 
 /* Cold path: a timer function's first expiry on this CPU, or two colliding in the cache. */
 static __noinline int timer_miss(__u64 fn, __u32 cpu)
@@ -128,77 +141,101 @@ static __always_inline void record_lateness(__u64 fn, __s64 late, __u64 ts_ns, _
 		outlier_emit(*slot - 1, ts_ns, v, aux);
 }
 
+/* The pid's word of timer_pids; NULL past the bitmap */
+static __always_inline __u64 *pid_word(__u32 pid)
+{
+	__u32 w = pid >> 6;
+
+	return bpf_map_lookup_elem(&timer_pids, &w);
+}
+
 /* The sleeper's task, stamped with the expiry, unless it is on a CPU now: then the wake-up
  * needs no switch (the timer fired before the task scheduled out), and a stamp would wait for
- * its next switch-in, however much later. Returns its pid (0: none). */
-static __always_inline __u32 stamp_sleeper(struct hrtimer *timer, __u64 expires)
+ * its next switch-in, however much later. The entry is written before the bit is set, so a
+ * switch-in that sees the bit finds the expiry. Out of line: only hrtimer_wakeup timers come
+ * here. Returns the pid (0: none). */
+static __noinline __u32 stamp_sleeper(struct hrtimer *timer, __u64 expires)
 {
-	/* the timer is the sleeper's first member: a read-only view of the sleeper around it,
-	 * whose task pointer is not trusted, so the task is taken again by its pid */
-	struct hrtimer_sleeper *sl = bpf_rdonly_cast(timer, bpf_core_type_id_kernel(struct hrtimer_sleeper));
-	struct task_struct *t;
-	struct timer_task *tt;
-	__u32 pid = sl->task ? sl->task->pid : 0;
-	__s64 offset = timer->base->offset;	/* the base's clock - CLOCK_MONOTONIC */
+	/* the timer is the sleeper's first member; its task pointer is read, not trusted */
+	struct hrtimer_sleeper *sl = (void *)timer - bpf_core_field_offset(struct hrtimer_sleeper, timer);
+	struct task_struct *task = BPF_CORE_READ(sl, task);
+	struct timer_task *tt, fresh = {};
+	__u32 pid;
+	__u64 *w;
 
-	if (!pid)
+	if (!task)
 		return 0;
-	t = bpf_task_from_pid(pid);
-	if (!t)
-		return 0;
-	if (!t->on_cpu) {
-		tt = bpf_task_storage_get(&timer_task, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
-		if (tt)
-			tt->expires_ns = expires - offset;
-	}
-	bpf_task_release(t);
+	pid = BPF_CORE_READ(task, pid);
+	if (!pid || BPF_CORE_READ(task, on_cpu))
+		return pid;
+	/* the expiry is in the timer's clock base; offset = that clock - CLOCK_MONOTONIC */
+	fresh.expires_ns = expires - BPF_CORE_READ(timer, base, offset);
+	tt = bpf_map_lookup_elem(&timer_task, &pid);
+	if (tt)
+		tt->expires_ns = fresh.expires_ns;
+	else if (bpf_map_update_elem(&timer_task, &pid, &fresh, BPF_ANY))
+		return pid;
+	w = pid_word(pid);
+	if (w)
+		__sync_fetch_and_or(w, 1ull << (pid & 63));
 	return pid;
+}
+
+static __always_inline void on_expiry(struct hrtimer *timer, __u64 fn, __u64 expires, __s64 t_now)
+{
+	__u64 aux = 0;
+
+	if (hrtimer_wakeup_fn && fn == hrtimer_wakeup_fn)
+		aux = stamp_sleeper(timer, expires);
+	record_lateness(fn, t_now - (__s64)expires, t_now, aux);
 }
 
 SEC("tp_btf/hrtimer_expire_entry")
 int BPF_PROG(hrtimer_expire_entry_btf, struct hrtimer *timer, ktime_t *now)
 {
-	__u64 fn = 0, expires = timer->node.expires, aux = 0;
+	__u64 fn = 0;
 	__s64 t_now = 0;
 
 	/* a function pointer reads as a pointer to memory and an int pointer as a scalar to the
 	 * verifier: both values come through the helper */
 	bpf_probe_read_kernel(&fn, sizeof(fn), &timer->function);
 	bpf_probe_read_kernel(&t_now, sizeof(t_now), now);
-	if (hrtimer_wakeup_fn && fn == hrtimer_wakeup_fn)
-		aux = stamp_sleeper(timer, expires);
-	record_lateness(fn, t_now - (__s64)expires, t_now, aux);
+	on_expiry(timer, fn, timer->node.expires, t_now);
 	return 0;
 }
 
-/* raw_tp: lateness only; task local storage needs the task as a typed pointer (tp_btf). */
 SEC("raw_tp/hrtimer_expire_entry")
 int BPF_PROG(hrtimer_expire_entry_raw, struct hrtimer *timer, ktime_t *now)
 {
-	__u64 fn = (__u64)BPF_CORE_READ(timer, function), expires = BPF_CORE_READ(timer, node.expires);
+	__u64 fn = (__u64)BPF_CORE_READ(timer, function);
 	__s64 t_now = 0;
 
 	bpf_probe_read_kernel(&t_now, sizeof(t_now), now);
-	record_lateness(fn, t_now - (__s64)expires, t_now, 0);
+	on_expiry(timer, fn, BPF_CORE_READ(timer, node.expires), t_now);
 	return 0;
 }
 
-SEC("tp_btf/sched_switch")
-int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next)
+/* The task pid being switched in: its wake-up latency if a timer stamped it */
+static __always_inline void switch_in(__u32 pid, const char *comm)
 {
-	struct timer_task *tt = bpf_task_storage_get(&timer_task, next, NULL, 0);
-	__u64 now, expires, v;
-	__u32 cpu, pid;
+	struct timer_task *tt;
+	__u64 now, expires, v, *w = pid_word(pid);
+	__u32 cpu;
 	struct lat_cell *c = NULL;
 
+	if (w) {
+		if (!((*w >> (pid & 63)) & 1))
+			return;	/* the common case: not woken by a timer we saw */
+		__sync_fetch_and_and(w, ~(1ull << (pid & 63)));
+	}
+	tt = bpf_map_lookup_elem(&timer_task, &pid);
 	if (!tt || !tt->expires_ns)
-		return 0;	/* the common case: not woken by a timer we saw */
+		return;
 	now = bpf_ktime_get_ns();
 	expires = tt->expires_ns;
 	tt->expires_ns = 0;
 	v = now > expires ? now - expires : 0;
 	cpu = bpf_get_smp_processor_id();
-	pid = next->pid;
 	if (tt->cpu == cpu + 1) {
 		c = cell_cached(&tt->cell, pid, pid);
 		/* past the bound: the shared cell, unless the daemon has given cells back since
@@ -208,7 +245,7 @@ int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev, struct ta
 	}
 	if (!c) {
 		tt->cpu = cpu + 1;
-		c = cell_fill(&tt->cell, wakeup_miss(pid, next->comm));
+		c = cell_fill(&tt->cell, wakeup_miss(pid, comm));
 	}
 	if (c) {
 		cell_record(c, v);
@@ -219,12 +256,25 @@ int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev, struct ta
 	struct timer_cpu *st = timer_cpu_this();
 
 	if (!st)
-		return 0;
+		return;
 	c = cell_cached(&st->wake_cell, cpu, cpu);
 	if (!c)
 		c = cell_fill(&st->wake_cell, wakeup_cpu_miss(cpu));
 	if (c)
 		cell_record(c, v);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	switch_in(next->pid, next->comm);
+	return 0;
+}
+
+SEC("raw_tp/sched_switch")
+int BPF_PROG(sched_switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	switch_in(BPF_CORE_READ(next, pid), __builtin_preserve_access_index(&next->comm[0]));
 	return 0;
 }
 

@@ -205,12 +205,22 @@ static bool kernel_has_func(const struct btf *vmlinux, const char *func)
 	return btf__find_by_name_kind(vmlinux, func, BTF_KIND_FUNC) > 0;
 }
 
-/* the kfuncs bpf/timer.bpf.c calls */
-static const char *const timer_kfuncs[] = { "bpf_rdonly_cast", "bpf_task_from_pid", "bpf_task_release" };
+/* Words of the timer program's pending-expiry bitmap: one per 64 pids below pid_max (read
+ * once at the start; a pid past it, after pid_max is raised, is looked up in the hash at each
+ * switch-in instead). PID_MAX_LIMIT, 4194304 on 64-bit, when it cannot be read. */
+static uint32_t timer_pid_words(void)
+{
+	_cleanup_fclose_ FILE *f = fopen("/proc/sys/kernel/pid_max", "re");
+	unsigned long pid_max = 0;
+
+	if (!f || fscanf(f, "%lu", &pid_max) != 1 || pid_max == 0 || pid_max > 4194304)
+		pid_max = 4194304;
+	return (uint32_t)((pid_max + 63) / 64);
+}
 
 /* hrtimer lateness and wake-up latency (bpf/timer.bpf.c): timer:hrtimer_expire_entry, and
- * sched:sched_switch for the wake-ups, which need tp_btf (task local storage takes a typed
- * task pointer) and hrtimer_wakeup's address from /proc/kallsyms. */
+ * sched:sched_switch for the wake-ups, which need hrtimer_wakeup's address from
+ * /proc/kallsyms. No kfunc and no task storage: it loads on Linux 6.1 as on later kernels. */
 int open_timer(struct loader *l, const struct btf *vmlinux, bool btf_style, int ncpus, bool wakeups,
 		      uint32_t max_wakeup_cells)
 {
@@ -236,28 +246,23 @@ int open_timer(struct loader *l, const struct btf *vmlinux, bool btf_style, int 
 		timer_bpf__destroy(TAKE_PTR(l->timer));
 		return 0;
 	}
-	/* the expiry program reaches a sleeper's task through kfuncs of Linux 6.2 and later;
-	 * libbpf refuses the whole object without them (Debian 12's 6.1 kernel) */
-	for (size_t i = 0; i < ELEMENTSOF(timer_kfuncs); i++)
-		if (!kernel_has_func(vmlinux, timer_kfuncs[i])) {
-			log_warning("timers: this kernel lacks the BPF kfunc %s (Linux 6.2 and later have it): timer lateness and wake-ups are not measured; --no-timers leaves them out without this line",
-				    timer_kfuncs[i]);
-			timer_bpf__destroy(TAKE_PTR(l->timer));
-			return 0;
-		}
 	if (wakeups) {
-		if (!btf_style)
-			log_info("wake-ups: not measured with raw_tp programs (task local storage needs tp_btf); timer lateness is");
-		else if (!kernel_has_event(vmlinux, "sched_switch"))
+		if (!kernel_has_event(vmlinux, "sched_switch"))
 			log_warning("wake-ups: the kernel has no tracepoint sched:sched_switch: wake-up latency is not measured");
-		else if ((r = ksym_addr(NULL, "hrtimer_wakeup", &wake_fn)) < 0)
+		else if ((r = ksym_addr(NULL, "hrtimer_wakeup", &wake_fn)) == -EACCES)
+			log_warning("wake-ups: /proc/kallsyms shows irqlatd only zero addresses (kernel.kptr_restrict; it needs CAP_SYSLOG, which irqlatd.service gives): wake-up latency is not measured, timer functions are not named");
+		else if (r < 0)
 			log_warning("wake-ups: cannot find hrtimer_wakeup in /proc/kallsyms (%s): wake-up latency is not measured",
 				    strerror(-r));
 	}
 	l->wakeups = wake_fn != 0;
 	t->rodata->hrtimer_wakeup_fn = wake_fn;
 	t->rodata->max_wakeup_cells = max_wakeup_cells;
-	bpf_program__set_autoload(t->progs.sched_switch_btf, l->wakeups);
+	bpf_map__set_max_entries(t->maps.timer_pids, timer_pid_words());
+	if (!l->wakeups) {
+		bpf_program__set_autoload(t->progs.sched_switch_btf, false);
+		bpf_program__set_autoload(t->progs.sched_switch_raw, false);
+	}
 	if (timer_bpf__load(t))
 		return load_error(-errno, "timer");
 	return attach_kind(l, t->obj, "timer");

@@ -5,7 +5,7 @@
 # that thread, read after cyclictest ended (count, max, median); the timers object's fields;
 # irqlat hist by class and by pid; the screen's v; /metrics through promtool; outliers in the log and in
 # irqlat events and a real journald (own MESSAGE_IDs, the catalog); --no-wakeups, raw_tp
-# (lateness only) and --no-timers.
+# (both, with cyclictest's count) and --no-timers.
 #
 # journald is this test's own, in a private mount namespace (start_private_journald).
 if [ -z "${IRQLAT_TEST_NS:-}" ]; then
@@ -53,16 +53,19 @@ check "all expiries agree with ftrace's within 2% or 20" bracket_near "$TMP/brac
 # cyclictest at the same time: its measuring thread (not its main pid) is the task to find.
 # SCHED_FIFO (-p 95), so that its timer has no slack (node.expires is the time it asked for)
 # and other tasks on this shared machine seldom make it miss a period; -v: every sample.
+run_cyclictest() {	# LOOPS OUT: runs it to the end; TID its measuring thread
+	cyclictest -m -t1 -p 95 -i 1000 -l "$1" -q -v >"$2" 2>&1 &
+	CYC=$!
+	TID=
+	for _ in $(seq 50); do
+		TID=$(ls "/proc/$CYC/task" 2>/dev/null | grep -vx "$CYC" | head -1)
+		[ -n "$TID" ] && break
+		sleep 0.1
+	done
+	wait "$CYC"
+}
 LOOPS=5000
-cyclictest -m -t1 -p 95 -i 1000 -l $LOOPS -q -v >"$TMP/cyc" 2>&1 &
-CYC=$!
-TID=
-for _ in $(seq 50); do
-	TID=$(ls "/proc/$CYC/task" 2>/dev/null | grep -vx "$CYC" | head -1)
-	[ -n "$TID" ] && break
-	sleep 0.1
-done
-wait "$CYC"
+run_cyclictest $LOOPS "$TMP/cyc"
 sleep 0.5	# a tick after its last wake-up
 snap=$(summary)
 read -r C_TID C_LOOPS C_AVG C_MAX < <(sed -n 's/^T: *0 *( *\([0-9]*\)).* C: *\([0-9]*\) .*Avg: *\([0-9]*\) .*Max: *\([0-9]*\).*/\1 \2 \3 \4/p' "$TMP/cyc")
@@ -188,9 +191,14 @@ check "--no-wakeups: no sched_switch program, timers still measured" \
 stop_daemon
 start_daemon --interval-ms 200 --attach raw_tp --no-threaded	# the threaded IRQs' sched_switch program attaches with raw_tp too
 sleep 0.5
-check "--attach raw_tp: timer lateness measured, wake-ups not (said at start-up)" \
-	test "$(irqlat status --json | jq '(.programs | index("timer:hrtimer_expire_entry") != null and index("sched:sched_switch") == null) and (.kinds | index("wakeup") == null)')" = true -a \
-	"$(summary | jq '(.timers.classes | length) > 0')" = true -a -n "$(grep 'wake-ups: not measured with raw_tp' "$TMP/daemon.log")"
+run_cyclictest 500 "$TMP/cyc-raw"
+sleep 0.5
+RAW_N=$(summary | jq --argjson pid "${TID:-0}" '[.timers.wakeups[] | select(.pid == $pid) | .count] | add // 0')
+RAW_LATE=$(awk -F: 'NF == 3 && $1 + 0 == 0 && $3 + 0 >= 900' "$TMP/cyc-raw" | wc -l)
+diag "raw_tp: cyclictest thread $TID, 500 loops ($RAW_LATE late), irqlatd counted $RAW_N"
+check "--attach raw_tp: timer lateness measured, and cyclictest's 500 wake-ups within 1% (raw_tp programs on both tracepoints)" \
+	test "$(irqlat status --json | jq '(.programs | index("timer:hrtimer_expire_entry") != null and index("sched:sched_switch") != null) and (.kinds | index("wakeup") != null)')" = true -a \
+	"$(summary | jq '(.timers.classes | length) > 0')" = true -a "$RAW_N" -ge $((500 - RAW_LATE - 5)) -a "$RAW_N" -le 505
 stop_daemon
 start_daemon --interval-ms 200 --no-timers --no-threaded
 sleep 0.5

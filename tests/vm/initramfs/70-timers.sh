@@ -1,10 +1,8 @@
 #!/bin/sh
 # vm-check-timeout: 90
 # Timers and wake-ups on the guest's kernel (the plain guest, and Debian's PREEMPT_RT kernel in
-# run-initramfs-rt). The timer program needs kfuncs of Linux 6.2 and later (bpf/timer.bpf.c);
-# on an older kernel (Debian 12's 6.1) the check is that irqlatd says so in one line and
-# measures the other kinds. Otherwise, against cyclictest's own loop count and latencies for
-# its measuring thread (as tests/host/15-timers.t on the host's kernel).
+# run-initramfs-rt), Debian 12's 6.1 among them: against cyclictest's own loop count and
+# latencies for its measuring thread (as tests/host/15-timers.t on the host's kernel).
 set -eu
 # shellcheck source=../guest/lib.sh
 . "$VMTEST_DIR/lib.sh"
@@ -27,21 +25,6 @@ if ! retry 30 up; then
 fi
 progs=$(irqlat status --json | jq -c '.programs')
 diag "programs: $progs"
-if grep -q "timers: this kernel lacks the BPF kfunc" "$work/daemon.log"; then
-	# major.minor before 6.2: the kfuncs' absence is the kernel's, not a loader's mistake
-	old_kernel() { uname -r | awk -F. '{ exit !($1 < 6 || ($1 == 6 && $2 < 2)) }'; }
-	one_line() {
-		[ "$(grep -c 'timers: this kernel lacks the BPF kfunc' "$work/daemon.log")" -eq 1 ] &&
-			echo "$progs" | jq -e 'index("timer:hrtimer_expire_entry") == null and index("irq:irq_handler_exit") != null' >/dev/null
-	}
-	check "on $(uname -r), before Linux 6.2: one line says timers are not measured, hard IRQs are" \
-		old_kernel && one_line
-	grep 'timers:' "$work/daemon.log" | sed 's/^/#   /' 
-	skip "timers and wake-ups against cyclictest" "the timer program needs kfuncs of Linux 6.2 and later; this is $(uname -r)"
-	kill "$daemon" 2>/dev/null || true
-	wait "$daemon" 2>/dev/null || true
-	exit 0
-fi
 check "timer lateness and wake-ups attached on $(uname -r) (hrtimer_expire_entry, sched_switch), no warning" \
 	sh -c "echo '$progs' | jq -e 'index(\"timer:hrtimer_expire_entry\") != null and index(\"sched:sched_switch\") != null' >/dev/null && ! grep -qE '(timers|wake-ups):.*not measured' '$work/daemon.log'"
 
