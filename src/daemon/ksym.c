@@ -68,7 +68,7 @@ int ksym_addr(const char *path, const char *name, uint64_t *addr)
 	while (fgets(line, sizeof(line), f))
 		if (parse_line(line, &a, &type, sym, sizeof(sym)) == 0 && is_text(type) && !strcmp(sym, name)) {
 			if (!a)
-				return -EACCES;
+				return -EPERM;
 			*addr = a;
 			r = 0;
 			break;

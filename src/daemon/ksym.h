@@ -8,8 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The address of text symbol name, or -ENOENT (-EACCES when the file shows only zeros:
- * kernel.kptr_restrict hides them from this process). path NULL: /proc/kallsyms. */
+/* The address of text symbol name, or -ENOENT (-EPERM when the file shows only zeros:
+ * kernel.kptr_restrict hides them from this process; -errno when it cannot be opened). path
+ * NULL: /proc/kallsyms. */
 int ksym_addr(const char *path, const char *name, uint64_t *addr);
 /* The name of the function at addr ("hrtimer_wakeup"; "name+0x10" inside one; "0x..." when
  * none is found), from a cache filled by one scan per new address. */

@@ -249,7 +249,7 @@ int open_timer(struct loader *l, const struct btf *vmlinux, bool btf_style, int 
 	if (wakeups) {
 		if (!kernel_has_event(vmlinux, "sched_switch"))
 			log_warning("wake-ups: the kernel has no tracepoint sched:sched_switch: wake-up latency is not measured");
-		else if ((r = ksym_addr(NULL, "hrtimer_wakeup", &wake_fn)) == -EACCES)
+		else if ((r = ksym_addr(NULL, "hrtimer_wakeup", &wake_fn)) == -EPERM)
 			log_warning("wake-ups: /proc/kallsyms shows irqlatd only zero addresses (kernel.kptr_restrict; it needs CAP_SYSLOG, which irqlatd.service gives): wake-up latency is not measured, timer functions are not named");
 		else if (r < 0)
 			log_warning("wake-ups: cannot find hrtimer_wakeup in /proc/kallsyms (%s): wake-up latency is not measured",

@@ -1,12 +1,12 @@
 #!/bin/bash
 # The systemd unit as `make install` writes it: systemd-analyze verify is clean, the
 # exposure score of systemd-analyze security is at most 2.0, and what the hardening allows is
-# what irqlatd needs: it runs as uid 0 with only CAP_BPF and CAP_PERFMON (as User=root and
+# what irqlatd needs: it runs as uid 0 with only CAP_BPF, CAP_PERFMON and CAP_SYSLOG (as User=root and
 # CapabilityBoundingSet= give it), reads tracefs that way, fails clearly with less (or as
 # another uid, or without tracefs), and every system call it makes (strace) passes the unit's
 # SystemCallFilter=.
 . "$(dirname "$0")/../lib.sh"
-plan 25
+plan 27
 
 chmod 0711 "$TMP"	# the unprivileged runs below reach $TMP/run
 ROOT=$TMP/root
@@ -60,13 +60,13 @@ notify_unit() {
 }
 check "Type=notify, WatchdogSec=, RuntimeDirectory=irqlatd, ExecReload= sends SIGHUP" notify_unit
 caps_unit() {
-	unit_has 'CapabilityBoundingSet=CAP_BPF CAP_PERFMON' && unit_has User=root && unit_has NoNewPrivileges=yes &&
+	unit_has 'CapabilityBoundingSet=CAP_BPF CAP_PERFMON CAP_SYSLOG' && unit_has User=root && unit_has NoNewPrivileges=yes &&
 		! grep -q '^DynamicUser=yes' "$UNIT"
 }
-check "User=root, CapabilityBoundingSet=CAP_BPF CAP_PERFMON exactly, NoNewPrivileges=yes" caps_unit
+check "User=root, CapabilityBoundingSet=CAP_BPF CAP_PERFMON CAP_SYSLOG exactly, NoNewPrivileges=yes" caps_unit
 
 # What User=root + CapabilityBoundingSet= + NoNewPrivileges= give the daemon, with setpriv: uid
-# 0, and at exec only what the bounding set keeps: CAP_BPF and CAP_PERFMON, no CAP_DAC_*.
+# 0, and at exec only what the bounding set keeps: CAP_BPF, CAP_PERFMON and CAP_SYSLOG, no CAP_DAC_*.
 # systemd mounts tracefs at boot (sys-kernel-tracing.mount); the host does not: do it here.
 grep -q ' /sys/kernel/tracing tracefs ' /proc/self/mounts || mount -t tracefs nodev /sys/kernel/tracing
 mkdir -p "$TMP/run" "$TMP/urun" && chown nobody:nogroup "$TMP/urun"
@@ -83,7 +83,7 @@ tp_json() {	# tp_json SOCKET FIELD: the first tracepoint's FIELD
 	"$IRQLAT" --socket "$1" --top --batch -n 1 --json | jq -r ".tracepoints[0].$2"
 }
 USOCK=$TMP/run/irqlatd.sock
-as_service ,+bpf,+perfmon "$IRQLATD" --socket "$USOCK" --log-target stderr --interval-ms 200 \
+as_service ,+bpf,+perfmon,+syslog "$IRQLATD" --socket "$USOCK" --log-target stderr --interval-ms 200 \
 	--tracepoint sched:sched_process_exec >"$TMP/unpriv.log" 2>&1 &
 DAEMON_PID=$!
 for _ in $(seq 100); do "$IRQLAT" --socket "$USOCK" status >/dev/null 2>&1 && break; sleep 0.1; done
@@ -94,8 +94,13 @@ bnd=$(capsh --decode="$(awk '/^CapBnd/ { print $2 }' "$st")" | sed 's/.*=//')
 uid=$(awk '/^Uid/ { print $3 }' "$st")
 n=$("$IRQLAT" --socket "$USOCK" --top --batch -n 1 --json --window total | jq '[.irqs[].count] | add // 0')
 diag "euid $uid, effective capabilities $caps, bounding $bnd: $n handler runs measured"
-check "as uid 0 with only CAP_BPF and CAP_PERFMON: runs and measures" \
-	test "$uid" = 0 -a "$caps" = "cap_perfmon,cap_bpf" -a "$bnd" = "cap_perfmon,cap_bpf" -a "${n:-0}" -gt 100
+check "as uid 0 with only CAP_BPF, CAP_PERFMON and CAP_SYSLOG: runs and measures" \
+	test "$uid" = 0 -a "$caps" = "cap_syslog,cap_perfmon,cap_bpf" -a "$bnd" = "cap_syslog,cap_perfmon,cap_bpf" -a "${n:-0}" -gt 100
+# CAP_SYSLOG: /proc/kallsyms shows it the addresses, so the timer functions are named (the
+# tick's class) and hrtimer_wakeup found (the wake-up kind)
+named=$("$IRQLAT" --socket "$USOCK" --top --batch -n 1 --json --window total | jq '[.timers.classes[] | select(.class == "tick" and .count > 0)] | length')
+check "... names the timer functions (the tick class) and measures wake-ups" \
+	test "${named:-0}" -ge 1 -a "$("$IRQLAT" --socket "$USOCK" status --json | jq '.kinds | index("wakeup") != null')" = true
 # tracefs is read to find the tracepoint (events/sched/sched_process_exec): the state says so
 for _ in 1 2 3 4 5; do /bin/true; done
 tp_state=$(tp_json "$USOCK" state); tp_events=$(tp_json "$USOCK" events)
@@ -104,6 +109,18 @@ check "... and reads tracefs: a tracepoint attached and counting (state $tp_stat
 	test "$tp_state" = attached -a "${tp_events:-0}" -ge 5
 stop_daemon
 check "... and stops cleanly (exit 0)" test "$DAEMON_STATUS" -eq 0
+# without CAP_SYSLOG: whether /proc/kallsyms hides the addresses is the kernel's settings'
+# (kptr_restrict, perf_event_paranoid); when it does, one line says so and the rest runs
+hidden=$(as_service ,+bpf,+perfmon awk '$3 == "hrtimer_wakeup" { print ($1 ~ /^0+$/) ? "yes" : "no"; exit }' /proc/kallsyms)
+as_service ,+bpf,+perfmon "$IRQLATD" --socket "$USOCK" --log-target stderr --interval-ms 200 >"$TMP/nosyslog.log" 2>&1 &
+DAEMON_PID=$!
+for _ in $(seq 100); do "$IRQLAT" --socket "$USOCK" status >/dev/null 2>&1 && break; sleep 0.1; done
+said=$(grep -c 'wake-ups: /proc/kallsyms shows irqlatd only zero addresses.*CAP_SYSLOG' "$TMP/nosyslog.log")
+wk=$("$IRQLAT" --socket "$USOCK" status --json | jq '.kinds | index("wakeup") != null')
+stop_daemon
+diag "CAP_BPF and CAP_PERFMON only: kallsyms hides addresses: $hidden; the line said $said times; wake-ups measured: $wk"
+check "CAP_BPF and CAP_PERFMON only: runs; if kallsyms hides addresses from it (here: $hidden), one line names CAP_SYSLOG and wake-ups are off" \
+	sh -c "[ '$DAEMON_STATUS' -eq 0 ] && if [ '$hidden' = yes ]; then [ $said -eq 1 ] && [ $wk = false ]; else [ $said -eq 0 ] && [ $wk = true ]; fi"
 out=$(as_service ,+bpf "$IRQLATD" --socket "$USOCK" --log-target stderr 2>&1); rc=$?
 check "CAP_BPF alone: exit 1, 'missing capability CAP_PERFMON'" \
 	sh -c "[ $rc -eq 1 ] && printf '%s' \"\$1\" | grep -q 'missing capability CAP_PERFMON'" _ "$out"

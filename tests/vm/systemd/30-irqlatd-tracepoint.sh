@@ -1,6 +1,6 @@
 #!/bin/sh
 # irqlatd.service consumes sillymod's silly:me_silly under the hardened unit (uid 0 with only
-# CAP_BPF and CAP_PERFMON, tracefs mounted by systemd at boot): started before the module, it
+# CAP_BPF, CAP_PERFMON and CAP_SYSLOG, tracefs mounted by systemd at boot): started before the module, it
 # attaches after `insmod`; the counts it streams (irqlat events) and journals (TRACEPOINT=,
 # ARG_COUNT=) are the module's own "hello! N" kernel-log lines; `irqlat detach` lets `rmmod`
 # unload the module while the service runs; `systemctl stop` is clean. Runs after
