@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,26 +55,6 @@ static int parse_line(const char *line, uint64_t *addr, char *type, char *name, 
 static int is_text(char type)
 {
 	return type == 't' || type == 'T' || type == 'w' || type == 'W';
-}
-
-int ksym_addr(const char *path, const char *name, uint64_t *addr)
-{
-	_cleanup_fclose_ FILE *f = fopen(path ? path : KALLSYMS, "re");
-	char line[512], sym[256], type;
-	uint64_t a;
-	int r = -ENOENT;
-
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f))
-		if (parse_line(line, &a, &type, sym, sizeof(sym)) == 0 && is_text(type) && !strcmp(sym, name)) {
-			if (!a)
-				return -EPERM;
-			*addr = a;
-			r = 0;
-			break;
-		}
-	return r;
 }
 
 static struct ksym_cached *cached(uint64_t addr)
@@ -153,6 +134,50 @@ void ksym_prefetch(const uint64_t *addrs, size_t n)
 	if (k)
 		resolve(todo, k);
 	free(todo);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int ksym_prefill(const char *const *names, size_t n, uint64_t *addrs)
+{
+	_cleanup_free_ const char **sorted = malloc((n ? n : 1) * sizeof(*sorted));
+	_cleanup_fclose_ FILE *f = NULL;
+	char line[512], sym[256], type;
+	bool zeros = false;
+	uint64_t a;
+	int found = 0;
+
+	if (!sorted)
+		return -ENOMEM;
+	memcpy(sorted, names, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_name);
+	memset(addrs, 0, n * sizeof(*addrs));
+	f = fopen(ksym_path ? ksym_path : KALLSYMS, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		const char *key = sym, **hit;
+
+		if (parse_line(line, &a, &type, sym, sizeof(sym)) < 0 || !is_text(type) ||
+		    !(hit = bsearch(&key, sorted, n, sizeof(*sorted), cmp_name)))
+			continue;
+		if (!a) {
+			zeros = true;
+			continue;
+		}
+		/* a static name may be defined more than once: every address is named */
+		if (!cached(a))
+			cache_add(a, sym);
+		for (size_t i = 0; i < n; i++)
+			if (!addrs[i] && !strcmp(names[i], sym)) {
+				addrs[i] = a;
+				found++;
+			}
+	}
+	return found || !zeros ? found : -EPERM;
 }
 
 void ksym_name(uint64_t addr, char *buf, size_t len)

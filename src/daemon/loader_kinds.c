@@ -15,7 +15,7 @@
 #include "softirq.skel.h"
 #include "vector.skel.h"
 #include "timer.skel.h"
-#include "ksym.h"
+#include "timer_names.h"
 #include "threaded.skel.h"
 #include "loader.h"
 #include "loader_kinds.h"
@@ -246,15 +246,22 @@ int open_timer(struct loader *l, const struct btf *vmlinux, bool btf_style, int 
 		timer_bpf__destroy(TAKE_PTR(l->timer));
 		return 0;
 	}
-	if (wakeups) {
-		if (!kernel_has_event(vmlinux, "sched_switch"))
-			log_warning("wake-ups: the kernel has no tracepoint sched:sched_switch: wake-up latency is not measured");
-		else if ((r = ksym_addr(NULL, "hrtimer_wakeup", &wake_fn)) == -EPERM)
-			log_warning("wake-ups: /proc/kallsyms shows irqlatd only zero addresses (kernel.kptr_restrict; it needs CAP_SYSLOG, which irqlatd.service gives): wake-up latency is not measured, timer functions are not named");
-		else if (r < 0)
-			log_warning("wake-ups: cannot find hrtimer_wakeup in /proc/kallsyms (%s): wake-up latency is not measured",
-				    strerror(-r));
+	/* before the loop runs: naming a timer function there would hold it for a scan */
+	r = timer_names_prefill(vmlinux, &wake_fn);
+	if (r == -EPERM)
+		log_warning("%s/proc/kallsyms shows irqlatd only zero addresses (kernel.kptr_restrict; it needs CAP_SYSLOG, which irqlatd.service gives): %stimer functions are not named",
+			    wakeups ? "wake-ups: " : "timers: ", wakeups ? "wake-up latency is not measured, " : "");
+	else if (r < 0)
+		log_warning("timers: cannot read /proc/kallsyms (%s): %stimer functions are not named",
+			    strerror(-r), wakeups ? "wake-up latency is not measured, " : "");
+	else if (wakeups && !wake_fn)
+		log_warning("wake-ups: cannot find hrtimer_wakeup in /proc/kallsyms: wake-up latency is not measured");
+	if (wakeups && wake_fn && !kernel_has_event(vmlinux, "sched_switch")) {
+		log_warning("wake-ups: the kernel has no tracepoint sched:sched_switch: wake-up latency is not measured");
+		wake_fn = 0;
 	}
+	if (!wakeups)
+		wake_fn = 0;
 	l->wakeups = wake_fn != 0;
 	t->rodata->hrtimer_wakeup_fn = wake_fn;
 	t->rodata->max_wakeup_cells = max_wakeup_cells;
