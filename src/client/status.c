@@ -44,7 +44,7 @@ void status_print(FILE *out, json_object *s)
 {
 	static const char *const known[] = { "ok", "version", "pid", "uptime_s", "attach", "programs", "handlers",
 					     "cells_used", "drops", "bpf", "config", "tracepoints", "isolated_cpus",
-					     "nohz_full_cpus", "storms", "threaded_run" };
+					     "nohz_full_cpus", "storms", "threaded_run", "wakeup_cells" };
 	json_object *v, *tv, *cfg = NULL, *bpf = NULL, *drops = NULL;
 	char up[32], th[16];
 	double secs = json_get_double(s, "uptime_s", 0);
@@ -117,6 +117,10 @@ void status_print(FILE *out, json_object *s)
 	if (json_object_object_get_ex(s, "storms", &v))
 		fprintf(out, "%-12s %llu now, %llu since start\n", "storms:", (unsigned long long)json_get_u64(v, "active", 0),
 		       (unsigned long long)json_get_u64(v, "since_start", 0));
+	if (json_object_object_get_ex(s, "wakeup_cells", &v))
+		fprintf(out, "%-12s %llu of %llu cells held by tasks of their own; given back: %llu tasks exited, %llu for busier ones\n",
+			"wake-ups:", (unsigned long long)json_get_u64(v, "held", 0), (unsigned long long)json_get_u64(v, "max", 0),
+			(unsigned long long)json_get_u64(v, "tasks_exited", 0), (unsigned long long)json_get_u64(v, "tasks_evicted", 0));
 	if (json_has(s, "threaded_run"))
 		fprintf(out, "%-12s run time from %s\n", "threaded:",
 			!strcmp(json_get_str(s, "threaded_run", "?"), "on-cpu") ? "the thread's on-CPU time (sched_switch; threaded-run = on-cpu)"

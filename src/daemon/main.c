@@ -249,11 +249,15 @@ static json_object *on_request(void *userdata, struct client *cl, json_object *o
 			.socket_path = d->cfg.socket_path, .pid = (int)getpid(),
 			.bpf_stats = d->bpf.stats_fd > 0,
 		};
+		json_object *w;
+
 		config_thresholds(&d->cfg, info.threshold_ns);
 		json_object *s = report_status(&d->col, &info);
 
 		json_object_object_add(s, "tracepoints", tracepoints_json(&d->tps));
 		json_object_object_add(s, "clients", clients_json(d));
+		if ((w = wakeup_reclaim_status_json(&d->reclaim, &d->bpf)))
+			json_object_object_add(s, "wakeup_cells", w);
 		if (d->metrics)
 			json_object_object_add(s, "http", http_json(d));
 		return json_ok_reply(s);

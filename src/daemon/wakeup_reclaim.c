@@ -215,3 +215,18 @@ void wakeup_reclaim_tick(struct wakeup_reclaim *w, struct collector *c)
 		w->evicted++;
 	}
 }
+
+json_object *wakeup_reclaim_status_json(const struct wakeup_reclaim *w, const struct loader *l)
+{
+	json_object *o;
+
+	if (!l->timer || !l->wakeups)
+		return NULL;
+	o = json_object_new_object();
+	/* held: the BPF side's count, exact (bpf/timer.bpf.c wakeup_miss()) */
+	json_object_object_add(o, "held", json_object_new_uint64(__atomic_load_n(&l->timer->bss->wakeup_cells, __ATOMIC_RELAXED)));
+	json_object_object_add(o, "max", json_object_new_uint64(l->timer->rodata->max_wakeup_cells));
+	json_object_object_add(o, "tasks_exited", json_object_new_uint64(w->exited));
+	json_object_object_add(o, "tasks_evicted", json_object_new_uint64(w->evicted));
+	return o;
+}

@@ -8,6 +8,7 @@
 #define IRQLAT_WAKEUP_RECLAIM_H
 
 #include <stdint.h>
+#include <json-c/json.h>
 #include "collect.h"
 
 struct wakeup_reclaim {
@@ -26,6 +27,9 @@ void wakeup_reclaim_free(struct wakeup_reclaim *w);
  * cells of the tasks that exited (as above), and one task's for a busier one when tasks share
  * "(other)". */
 void wakeup_reclaim_tick(struct wakeup_reclaim *w, struct collector *c);
+/* status's "wakeup_cells": {"held", "max", "tasks_exited", "tasks_evicted"}; NULL when wake-ups
+ * are not measured */
+json_object *wakeup_reclaim_status_json(const struct wakeup_reclaim *w, const struct loader *l);
 
 /* /proc/PID/stat's comm and start time (clock ticks after boot): 0, or negative errno
  * (-ENOENT: no such task). The task is a thread id too (/proc/TID exists, unlisted). */

@@ -11,7 +11,7 @@
 # had it 60 ticks). The long-lived sleeper is measured within the 60 ticks after it got its
 # cell, when no busier task (another test's cyclictest) can take it.
 . "$(dirname "$0")/../lib.sh"
-plan 6
+plan 7
 
 SHORT=6
 SLEEPER=
@@ -112,4 +112,10 @@ diag "the tasks with cells now: $snap"
 check "none of the $SHORT dead sleepers has a series 20 s after the last one's exit at most ($(dead_with_series))" none_dead
 check "no more than 4 cells held by tasks of their own ($(jq '[.[][1]] | add // 0' <<<"$snap"))" \
 	test "$(jq '[.[][1]] | add // 0' <<<"$snap")" -le 4
+# status counts what it gave back: the dead sleepers at least (each exited, or gave its cells up
+# for a busier task before the daemon saw it exit)
+wc_status=$(irqlat status --json | jq -c .wakeup_cells)
+diag "status: wakeup_cells $wc_status"
+check "status wakeup_cells: max 4, held <= 4, tasks exited + evicted >= the $SHORT dead sleepers" \
+	test "$(jq --argjson n "$SHORT" '.max == 4 and .held <= 4 and .tasks_exited + .tasks_evicted >= $n' <<<"$wc_status")" = true
 done_testing
