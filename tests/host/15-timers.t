@@ -17,7 +17,9 @@ plan 25
 MID_TIMER=da40449afc5a41efb0312e4a55ef1657
 MID_WAKEUP=6411285c0cca49cfb775235a459f04df
 JOURNALD_PID=
+SLEEPER=
 timers_cleanup() {
+	[ -n "$SLEEPER" ] && kill "$SLEEPER" 2>/dev/null
 	stop_daemon
 	[ -n "$JOURNALD_PID" ] && kill "$JOURNALD_PID" 2>/dev/null && wait "$JOURNALD_PID" 2>/dev/null
 	rm -rf "$TMP"
@@ -33,8 +35,16 @@ st=$(irqlat status --json)
 check "timer:hrtimer_expire_entry and sched:sched_switch attached, kinds timer and wakeup" \
 	test "$(jq '(.programs | index("timer:hrtimer_expire_entry") != null and index("sched:sched_switch") != null) and (.kinds | index("timer") != null and index("wakeup") != null)' <<<"$st")" = true
 
-# counts: every expiry ftrace saw between two snapshots, per function
+# counts: every expiry ftrace saw between two snapshots, per function. A task sleeping 1 ms at a
+# time runs meanwhile: on a quiet machine the idle CPUs stop their ticks and the whole window
+# held 197 expiries once (a clean-clone run), under the 200 that makes the check mean something;
+# with it, some 3000 hrtimer_wakeup expiries, and its CPU keeps its tick (the next event is
+# nearer than the next tick, so NOHZ does not stop it)
+python3 -c 'import time
+while True: time.sleep(0.001)' &
+SLEEPER=$!
 python3 "$TOP/tests/host/helpers/timer_bracket.py" "$SOCK" 4 >"$TMP/bracket" 2>&1
+kill "$SLEEPER"; wait "$SLEEPER" 2>/dev/null
 sed 's/^/# /' "$TMP/bracket"
 TICK=$(awk '$1 == "tick_nohz_handler" || $1 == "tick_sched_timer" { print $1; exit }' "$TMP/bracket")
 # irqlatd has run 5 to 16 events short of ftrace over these 4 s whatever the rate (400 or 2000
@@ -48,7 +58,7 @@ bracket_near() {	# FILE NAME MIN: irqlatd's delta for NAME within 2% (or 20) of 
 }
 check "the scheduler tick's expiries ($TICK) agree with ftrace's within 2% or 20" \
 	bracket_near "$TMP/bracket" "${TICK:-no-tick}" 100
-check "all expiries agree with ftrace's within 2% or 20" bracket_near "$TMP/bracket" ALL 200
+check "all expiries agree with ftrace's within 2% or 20" bracket_near "$TMP/bracket" ALL 1000
 
 # cyclictest at the same time: its measuring thread (not its main pid) is the task to find.
 # SCHED_FIFO (-p 95), so that its timer has no slack (node.expires is the time it asked for)
