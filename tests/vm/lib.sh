@@ -63,11 +63,17 @@ vm_write_env() {
 
 # vm_qemu LOG SECONDS QEMU_ARGS...: boot a guest, its serial console into LOG.
 # Sets VM_QEMU_RC (124 when the time limit killed it).
+# thread=single: one host thread runs both vCPUs. With multi-threaded TCG (QEMU's default),
+# a vCPU could go on executing a translation that still held the int3 of a finished
+# text_poke (memory held the new instruction again): the kernel's int3 handler saw no int3
+# in memory, backed up to re-run the instruction, and the vCPU trapped again, forever, with
+# interrupts off. A daemon's stop (tracepoints detached: static keys, text_poke) hung about
+# one guest stop in a hundred that way (docs/vm.md, "Guest hangs at the daemon's stop").
 vm_qemu() {
 	_log=$1 _limit=$2
 	shift 2
 	VM_QEMU_RC=0
-	timeout -k 10 "$_limit" qemu-system-x86_64 -accel tcg -cpu max -m 1G -smp 2 \
+	timeout -k 10 "$_limit" qemu-system-x86_64 -accel tcg,thread=single -cpu max -m 1G -smp 2 \
 		-nographic -no-reboot -nic none "$@" </dev/null >"$_log" 2>&1 || VM_QEMU_RC=$?
 }
 
