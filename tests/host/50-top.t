@@ -363,16 +363,27 @@ frame -e >"$TMP/colour"
 check "rows over the outlier threshold are coloured" grep -qP '\e\[([0-9]+;)*31(;[0-9]+)*m' "$TMP/colour"
 
 # resize: 80x24 drops columns, never spills; a wide terminal shows them all again
-"${TM[@]}" resize-window -t top -x 80 -y 24
-sleep 0.5
+# resize_to COLS ROWS: until irqlat has redrawn for that size, its key line whole on the last
+# row. Until then tmux shows the old frame cut to the new size, whose key line (fitted to the
+# old width) is cut short or on another row. A fixed 0.5 s was too short once: clean-clone run
+# C1 (2026-12-05, SANITIZE=1) captured the old frame. The wait is bounded; the checks below
+# then fail on a screen that was never redrawn.
+resize_to() {
+	"${TM[@]}" resize-window -t top -x "$1" -y "$2"
+	for _ in $(seq 50); do
+		cap | sed -n "${2}p" | grep -qE '^q quit  \? help  .*  Enter histogram *$' && return 0
+		sleep 0.2
+	done
+	diag "no key line on row $2 after 10 s at ${1}x$2; the screen shows:"; cap | sed 's/^/#   /'
+}
+resize_to 80 24
 frame >"$TMP/small"
 widest=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$TMP/small")
 check "at 80x24 no line is wider than 80 ($widest) and the key line is on line 24, whole" \
 	sh -c "[ $widest -le 80 ] && sed -n 24p '$TMP/small' | grep -qE '^q quit  \\? help  .*  Enter histogram *$'"
 check "at 80x24 IRQ, NAME and P99 stay, and the rows are there" \
 	sh -c "python3 $TMP/screen.py json $TMP/small | jq -e '(.cols | index(\"IRQ\") and index(\"NAME\") and index(\"P99\")) and (.rows | length > 0)' >/dev/null"
-"${TM[@]}" resize-window -t top -x 160 -y 40
-sleep 0.5
+resize_to 160 40
 frame >"$TMP/big"
 check "at 160x40 every column is back" \
 	sh -c "python3 $TMP/screen.py json $TMP/big | jq -e '.cols | length == 12' >/dev/null"
@@ -578,8 +589,7 @@ man_arrows=$(MANWIDTH=100 LC_ALL=C.UTF-8 man -l "$TOP/docs/irqlat.1" 2>/dev/null
 check "the screen's sort arrow (${arrow:-none}) is one irqlat(1) shows (${man_arrows:-none})" \
 	sh -c "[ -n '$arrow' ] && case '$man_arrows' in *'$arrow'*) true ;; *) false ;; esac"
 # at 80 columns the section drops columns to keep some of LAST, instead of being cut
-"${TM[@]}" resize-window -t top -x 80 -y 24
-sleep 1
+resize_to 80 24
 frame >"$TMP/tp80"
 widest=$(LC_ALL=C.UTF-8 wc -L <"$TMP/tp80")	# characters, not bytes: the arrow is three
 diag "at 80: $(grep -E 'TRACEPOINT|sched:sched_process_exec' "$TMP/tp80" | tr -s ' ')"
