@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* irqlat --top: the interactive screen's terminal and its loop. One loop: poll() on the
+/* irqlat --top: the interactive screen's terminal and its loop. One loop: ppoll() on the
  * terminal with a timeout up to the next refresh; keys (top_keys.c) redraw at once from the
  * last snapshot (top_draw.c), the refresh asks the daemon (top_fetch.c). */
 #include <errno.h>
@@ -118,22 +118,42 @@ static void top_done(struct top *t)
 }
 
 /* Until q, a stop signal, --iterations or the terminal going away: 0, or -errno when the
- * terminal cannot be read. */
+ * terminal cannot be read.
+ *
+ * SIGWINCH is blocked but inside ppoll(). curses' handler only notes a resize, and getch()
+ * turns the note into KEY_RESIZE; a SIGWINCH that came while a refresh waited for the daemon
+ * (up to 2 s) or while the screen was drawn would otherwise leave the next wait to run its
+ * course, and the screen kept the old size for up to --delay. */
 static int top_loop(struct top *t)
 {
 	const struct cli *c = t->cli;
 	double next = now_s() + c->delay_s;
+	sigset_t winch, waitmask;
+	int r = 0;
+
+	sigemptyset(&winch);
+	sigaddset(&winch, SIGWINCH);
+	if (sigprocmask(SIG_BLOCK, &winch, &waitmask) < 0)
+		return -errno;
+	sigdelset(&waitmask, SIGWINCH);
 
 	while (!stop_requested()) {
 		double wait = next - now_s();
+		struct timespec ts = { 0 };
 		struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
 		enum key_action action = KEY_NONE;
 		int ch;
 
 		if (c->iterations && t->refreshes >= c->iterations)
 			break;
-		if (poll(&pfd, 1, wait > 0 ? (int)(wait * 1000) + 1 : 0) < 0 && errno != EINTR)
-			return -errno;
+		if (wait > 0) {
+			ts.tv_sec = (time_t)wait;
+			ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
+		}
+		if (ppoll(&pfd, 1, &ts, &waitmask) < 0 && errno != EINTR) {
+			r = -errno;
+			break;
+		}
 		if (stop_requested())
 			break;
 		if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL))
@@ -161,7 +181,8 @@ static int top_loop(struct top *t)
 		if (action != KEY_NONE)
 			top_draw(t);
 	}
-	return 0;
+	sigprocmask(SIG_UNBLOCK, &winch, NULL);
+	return r;
 }
 
 int top_run(struct irqlat_conn *conn, const struct cli *c)
