@@ -77,8 +77,8 @@ static void note_storms(struct notes *out, json_object *summary)
 			if (b > 0)
 				off += (size_t)snprintf(l + off, NOTE_LEN - off, "%s/s, %.0fx its recent %s/s", rate,
 							json_get_double(st, "rate", 0) / b, base);
-			else
-				off += (size_t)snprintf(l + off, NOTE_LEN - off, "%s/s, up from %s/s", rate, base);
+			else	/* silent since the daemon started (docs/storms.md) */
+				off += (size_t)snprintf(l + off, NOTE_LEN - off, "%s/s, up from none", rate);
 		}
 	}
 }

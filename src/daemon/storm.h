@@ -3,7 +3,8 @@
  * tick (the rules are irqlat(1)'s STORMS section and docs/storms.md):
  * - rate: at least STORM_RATE_MIN runs/s and STORM_RATE_FACTOR times the handler's recent rate
  *   (an exponentially weighted mean of its per-tick rates, time constant STORM_RECENT_S,
- *   starting from its first tick); over below STORM_END_FACTOR times it or STORM_END_RATE/s.
+ *   starting from the daemon's first tick: a handler that ran in it takes that tick's rate,
+ *   one first seen later 0); over below STORM_END_FACTOR times it or STORM_END_RATE/s.
  * - unhandled: of its IRQ line's interrupts in the tick, at least STORM_UNHANDLED_SHARE and
  *   STORM_UNHANDLED_MIN/s handled by no handler of the line; over below the END values.
  * Starts and ends go to a callback (storm_journal() in the daemon), the state to the summary
@@ -56,6 +57,7 @@ struct storm {
 	struct storm_handler *h;	/* by the collector's handler index */
 	unsigned n;
 	uint64_t started;		/* since start, every handler */
+	uint64_t ticks;			/* storm_tick()s so far */
 };
 
 /* A start (started) or an end of a storm of kind k of handler h, at now_ns */

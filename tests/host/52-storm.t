@@ -53,8 +53,8 @@ sample_rates() {
 }
 
 # --- a burst after an idle period. Others share this machine: wait for the disk to be quiet
-# (under QUIET IRQs every second) for 5 s, start the daemon (its first second is the disk's
-# normal), see 10 more quiet seconds, then burst. Noise in between: start over. The recent
+# (under QUIET IRQs every second) for 5 s, start the daemon (the disk's normal is its rate in
+# the daemon's first second, 0 when it was silent then), see 10 more quiet seconds, then burst. Noise in between: start over. The recent
 # rate is then under QUIET, and fio's 10,000 a second is more than 20 times that.
 QUIET=200
 quiet() { sample_rates "$1" >"$TMP/quiet"; [ "$(sort -n "$TMP/quiet" | tail -1)" -lt "$QUIET" ]; }
@@ -82,7 +82,7 @@ else
 	json_storm() { irqlat --top -b -n 1 -J -w 1s | jq -e --argjson irq "$IRQ" '[.irqs[] | select(.irq == $irq) | .storm.kind] | index("rate") != null' >/dev/null; }
 	text_storm() {
 		irqlat --top -b -n 1 -w 1s -o irq,name,rate,flags >"$TMP/text"
-		grep -qE "^ +$IRQ .* S" "$TMP/text" && grep -qE "^! storm: IRQ $IRQ .*/s, [0-9]+x its recent" "$TMP/text"
+		grep -qE "^ +$IRQ .* S" "$TMP/text" && grep -qE "^! storm: IRQ $IRQ .*/s, ([0-9]+x its recent|up from none)" "$TMP/text"
 	}
 	metric_storm() { curl -s "http://127.0.0.1:$PORT/metrics" | grep -qE "^irqlat_handler_storm\\{irq=\"$IRQ\",[^}]*\\} 1$"; }
 	screen_storm() {

@@ -2,7 +2,8 @@
 /* storm_feed()/storm_tick() on run counts the test makes up, tick by tick, against what the
  * rules of irqlat(1) (STORMS) say, worked out here: a steady rate with noise never starts a
  * storm; a burst after an idle period starts one at its first tick and ends it at the tick the
- * closed form of the recent rate says; small jumps and rates under the floor do not; a line
+ * closed form of the recent rate says; so does a burst of a handler silent since the start;
+ * small jumps and rates under the floor do not; a line
  * whose interrupts no handler claims starts an unhandled storm, a shared line whose one busy
  * device makes the other handler return IRQ_NONE does not; the JSON and the counts. */
 #include <math.h>
@@ -154,6 +155,52 @@ static void test_storm_not_storms(void **state)
 	storm_free(&s);
 }
 
+/* The daemon learns of a handler when it first runs. IRQ 30 runs from the first tick on; IRQ
+ * 36 (the disk) is silent for 10 ticks, then bursts: its normal was 0, so its first tick is
+ * a storm (under the first-tick-is-normal rule it took the burst as its normal and never
+ * was). Its end comes at the closed form's tick with a recent rate of 0 at the start. IRQ 40,
+ * first seen later at 500/s, is under the floor; IRQ 41, first seen in the daemon's first
+ * tick at 20,000/s, was busy when it started: its normal. */
+static void test_storm_silent_since_start(void **state)
+{
+	struct storm s = { 0 };
+	struct record r = { 0 };
+	const double burst = 13000;
+	uint64_t end = 0, start = 0;
+
+	(void)state;
+	for (uint64_t t = 1; t <= 60; t++) {
+		assert_int_equal(storm_feed(&s, 0, 30, "virtio0-input", 10, 0), 0);
+		if (t >= 11)
+			assert_int_equal(storm_feed(&s, 1, 36, "virtio1-req.0", (uint64_t)burst, 0), 0);
+		if (t >= 3)
+			assert_int_equal(storm_feed(&s, 2, 40, "later", 500, 0), 0);
+		assert_int_equal(storm_feed(&s, 3, 41, "busy", 20000, 0), 0);
+		storm_tick(&s, 1.0, t * TICK_NS, recorder, &r);
+		if (t == 11) {
+			assert_int_equal(r.n, 1);
+			assert_int_equal(r.ev[0].irq, 36);
+			assert_int_equal(r.ev[0].kind, STORM_RATE);
+			assert_true(r.ev[0].started);
+			json_object *o = storm_json(&s, 1, 0);
+
+			assert_float_equal(json_object_get_double(json_object_object_get(o, "baseline_rate")), 0, 1e-12);
+			json_object_put(o);
+			start = t;
+			for (uint64_t j = 1; !end; j++)
+				if (burst < STORM_END_FACTOR * (burst - burst * exp(-(double)j / STORM_RECENT_S)))
+					end = start + j;
+		}
+	}
+	printf("# burst from tick %llu, expected over at tick %llu\n", (unsigned long long)start, (unsigned long long)end);
+	assert_int_equal(r.n, 2);
+	assert_int_equal(r.ev[1].irq, 36);
+	assert_false(r.ev[1].started);
+	assert_int_equal(r.ev[1].tick, end);
+	assert_int_equal(s.started, 1);
+	storm_free(&s);
+}
+
 static void test_storm_unhandled(void **state)
 {
 	struct storm s = { 0 };
@@ -215,6 +262,7 @@ int main(void)
 		cmocka_unit_test(test_storm_steady),
 		cmocka_unit_test(test_storm_burst),
 		cmocka_unit_test(test_storm_not_storms),
+		cmocka_unit_test(test_storm_silent_since_start),
 		cmocka_unit_test(test_storm_unhandled),
 	};
 
