@@ -41,10 +41,17 @@ sleep 3
 idle=$(( $(count) - before ))
 check "/proc/interrupts: IRQ 3 silent from before irqlatd started to 3 s later ($idle)" [ "$idle" = 0 ]
 
+# The interrupt on the writer's CPU: under single-threaded TCG one host thread runs both
+# vCPUs in turn, and with the interrupt on the other vCPU (where the kernel put IRQ 3 after
+# 30-irqlat-cpus.sh or 50-cpu-hotplug.sh) the burst came at 320 to 690 a second, under the
+# rule's floor: the check was skipped; on one CPU 2,700 to 4,900.
+echo 0 >/proc/irq/$irq/smp_affinity_list
 pad=$(printf '%01000d' 0)
 ( while :; do echo "$pad"; done >/dev/ttyS1 ) 2>/dev/null &
 writer=$!
+taskset -p -c 0 "$writer" >/dev/null
 sleep 0.5	# opened, its handler registered
+diag "IRQ 3 on CPU $(cat /proc/irq/$irq/effective_affinity_list), the writer's CPU mask $(taskset -p "$writer" | sed 's/.*: //')"
 a=$(count) t0=$(uptime_cs)
 sleep 2
 b=$(count) t1=$(uptime_cs)
