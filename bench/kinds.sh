@@ -1,28 +1,22 @@
 #!/bin/bash
-# The softirq, vector-interrupt, timer and threaded-IRQ cost benchmark (bench/run.sh runs it
-# after the hard-IRQ rounds; docs/bench.md). Under fio load (BLOCK softirqs, disk IRQs, context
-# switches), a function-call IPI load (bench's irqlat-bench-ipi, the test helper
-# tests/host/helpers/ipi-load.c) and, when rt-tests is installed, a cyclictest thread (a
+# Each of irqlatd's programs against its clock-only twin, with a budget (bench/run.sh runs it
+# after the hard-IRQ rounds; docs/bench.md). The rows come from bench/kinds.list: one line a
+# program (or entry/exit pair), its twin's object in bench/, its tracepoints and its budget.
+# Under fio load (BLOCK softirqs, disk IRQs, context switches), a function-call IPI load
+# (irqlat-bench-ipi, the test helper tests/host/helpers/ipi-load.c) and a cyclictest thread (a
 # sleeper woken by its hrtimer every 500 us), with the kernel's BPF run-time statistics on,
 # side by side in one run:
-#   warm       throwaway clock-only programs on the softirq, vector, timer and sched_switch
-#              tracepoints, attached first and not measured (the cold-cache cost of the first
-#              program on one)
-#   sclock     bench/softirq-clock.bpf.c: raise, entry and exit only read the clock
-#   vclock     bench/vector-clock.bpf.c: LOC, CAL and RES entry and exit only read the clock
-#   tclock     bench/timer-clock.bpf.c: hrtimer_expire_entry and sched_switch only read the clock
-#   thclock    bench/threaded-clock.bpf.c: sched_switch only reads the clock
-#   irqlatd    the daemon with every kind on
-# ns per event of a kind = the sum over its programs of delta run_time_ns, over the runs of
-# its exit programs: for softirqs per softirq run (its raises included), for vectors per
-# interrupt on the LOC, CAL and RES tracepoints (the ones vclock has); the timer program per
-# expiry and the timers' sched_switch program (wake-ups) per context switch, each alone; for
-# threaded IRQs the threaded object's sched_switch program per context switch (the host has
-# no threaded IRQ, so this is the cost every switch pays, the early exit). The daemon's two
-# sched_switch programs are told apart by name (sched_switch_btf, threaded_switch_btf), each
-# against its own twin. Each round measures both
-# attach orders. Then the total BPF time per second of the daemon's programs, every kind on.
-# Usage: bench/kinds.sh [--seconds N] [--rounds N]; exit 0 measured, 1 could not, 2 bad usage.
+#   warm       every twin once more, attached first and not measured: the first program on a
+#              tracepoint pays a cold-cache cost the others do not (machine.md)
+#   TWIN       each twin object a row names, its programs only reading the clock
+#   irqlatd    the daemon with its defaults: every kind on
+# ns per event of a row = the run time of its programs (those on its tracepoints whose name
+# matches) over the runs of its event programs. Each round measures both attach orders;
+# the ratio's min, median and max are over every measurement. Then irqlatd's BPF time and its
+# own CPU time per second under that load.
+# Usage: bench/kinds.sh [--seconds N] [--rounds N]; exit 0 measured (PASS or FAIL), 1 could
+# not measure, 2 bad usage. With BENCH_SUMMARY=FILE it appends its results there as
+# tab-separated lines for bench/docs.py.
 set -u
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
@@ -30,6 +24,7 @@ IRQLATD=$BUILD/irqlatd
 IRQLAT=$BUILD/irqlat
 LOADER=$BUILD/bench/irqlat-bench-load
 IPI=$BUILD/bench/irqlat-bench-ipi
+LIST=${KINDS_LIST:-$TOP/bench/kinds.list}
 RUN_SECONDS=10
 ROUNDS=3
 
@@ -43,9 +38,19 @@ while [ $# -gt 0 ]; do
 done
 [[ $RUN_SECONDS =~ ^[1-9][0-9]*$ && $ROUNDS =~ ^[1-9][0-9]*$ ]] || { echo "bench kinds: --seconds and --rounds take positive integers" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || die "needs root to load BPF programs"
-for b in "$IRQLATD" "$IRQLAT" "$LOADER" "$IPI" "$BUILD/bench/softirq-clock.bpf.o" "$BUILD/bench/vector-clock.bpf.o" \
-	"$BUILD/bench/timer-clock.bpf.o" "$BUILD/bench/threaded-clock.bpf.o"; do
-	[ -e "$b" ] || die "$b is missing: run 'make bench-build' first"
+[ -r "$LIST" ] || die "$LIST is missing"
+# the twins, in the order the list first names them
+mapfile -t TWINS < <(awk '!/^#/ && NF { if (!seen[$3]++) print $3 }' "$LIST")
+awk '!/^#/ && NF && NF != 6 { print FILENAME ":" FNR ": " NF " fields, not 6"; bad = 1 } END { exit bad }' "$LIST" >&2 ||
+	die "$LIST: every row has 6 fields (the comment at its top says which)"
+for b in "$IRQLATD" "$IRQLAT" "$LOADER" "$IPI"; do
+	[ -x "$b" ] || die "$b is missing: run 'make bench-build' first"
+done
+for t in "${TWINS[@]}"; do
+	[ -e "$BUILD/bench/$t.bpf.o" ] || die "$BUILD/bench/$t.bpf.o is missing (bench/$t.bpf.c): run 'make bench-build' first"
+done
+for t in bpftool fio jq python3 cyclictest; do
+	command -v "$t" >/dev/null || die "$t is missing: run 'scripts/install-deps test'"
 done
 
 TMP=$(mktemp -d /tmp/irqlat-bench-kinds.XXXXXX)
@@ -60,135 +65,135 @@ trap 'exit 1' INT TERM
 
 # "PID PROG_ID TRACEPOINT" of every raw tracepoint attachment, whoever holds it
 attachments() { bpftool -j perf show 2>/dev/null | jq -r '.[] | select(.tracepoint) | "\(.pid) \(.prog_id) \(.tracepoint)"'; }
-attached() { [ "$(attachments | awk -v p="$1" '$1 == p' | wc -l)" -ge "$2" ]; }
 wait_for() {
 	local n=$(($1 * 10)); shift
 	while [ "$n" -gt 0 ]; do "$@" && return 0; sleep 0.1; n=$((n - 1)); done
 	return 1
 }
-start() {	# start NAME: one contender, once its programs are on their tracepoints
-	local n=$1
+loader() {	# loader NAME OBJECT: a twin, once every program of it is attached (it says so)
+	"$LOADER" --pool 1024 "$1" "$BUILD/bench/$2.bpf.o" >"$TMP/$1.out" 2>"$TMP/$1.err" &
+	PID[$1]=$!
+	wait_for 30 test -s "$TMP/$1.out" || die "$1 did not attach: $(cat "$TMP/$1.err")"
+}
+start() {	# start NAME: one contender
+	local n=$1 t
 	case $n in
-	warm) "$LOADER" warm-s "$BUILD/bench/softirq-clock.bpf.o" >"$TMP/$n.out" 2>&1 &
-	      PID[warm-s]=$!
-	      "$LOADER" warm-t "$BUILD/bench/timer-clock.bpf.o" >"$TMP/$n-t.out" 2>&1 &
-	      PID[warm-t]=$!
-	      "$LOADER" warm-v "$BUILD/bench/vector-clock.bpf.o" >"$TMP/$n-v.out" 2>&1 &
-	      PID[$n]=$!
-	      wait_for 30 attached "${PID[warm-s]}" 3 || die "warm-s did not attach"
-	      wait_for 30 attached "${PID[warm-t]}" 2 || die "warm-t did not attach"
-	      wait_for 30 attached "${PID[$n]}" 8 || die "warm did not attach" ;;
-	tclock) "$LOADER" "$n" "$BUILD/bench/timer-clock.bpf.o" >"$TMP/$n.out" 2>&1 &
-		PID[$n]=$!
-		wait_for 30 attached "${PID[$n]}" 2 || die "$n did not attach: $(cat "$TMP/$n.out")" ;;
-	thclock) "$LOADER" "$n" "$BUILD/bench/threaded-clock.bpf.o" >"$TMP/$n.out" 2>&1 &
-		 PID[$n]=$!
-		 wait_for 30 attached "${PID[$n]}" 1 || die "$n did not attach: $(cat "$TMP/$n.out")" ;;
-	sclock) "$LOADER" "$n" "$BUILD/bench/softirq-clock.bpf.o" >"$TMP/$n.out" 2>&1 &
-		PID[$n]=$!
-		wait_for 30 attached "${PID[$n]}" 3 || die "$n did not attach: $(cat "$TMP/$n.out")" ;;
-	vclock) "$LOADER" "$n" "$BUILD/bench/vector-clock.bpf.o" >"$TMP/$n.out" 2>&1 &
-		PID[$n]=$!
-		wait_for 30 attached "${PID[$n]}" 8 || die "$n did not attach: $(cat "$TMP/$n.out")" ;;
-	irqlatd) "$IRQLATD" --socket "$TMP/irqlatd.sock" --log-target stderr --no-tracepoints >"$TMP/irqlatd.log" 2>&1 &
+	warm) for t in "${TWINS[@]}"; do loader "warm-$t" "$t"; done ;;
+	irqlatd) "$IRQLATD" --socket "$TMP/irqlatd.sock" --log-target stderr >"$TMP/irqlatd.log" 2>&1 &
 		 PID[$n]=$!
 		 wait_for 30 "$IRQLAT" --socket "$TMP/irqlatd.sock" status >/dev/null 2>&1 || die "irqlatd did not come up: $(cat "$TMP/irqlatd.log")" ;;
+	*) loader "$n" "$n" ;;
 	esac
 }
-load() {	# fio and the IPI load together, SECONDS
+load() {	# fio, the IPI load and a cyclictest thread together, SECONDS
 	fio --name=kinds --filename="$TMP/fio.dat" --size=64M --rw=randread --bs=4k --direct=1 --ioengine=psync \
 		--runtime="$1" --time_based >>"$TMP/fio.log" 2>&1 &
-	local f=$! c=
-	if command -v cyclictest >/dev/null; then
-		cyclictest -m -q -t1 -p 90 -i 500 -D "$1" >/dev/null 2>&1 &
-		c=$!
-	fi
+	local f=$!
+	cyclictest -m -q -t1 -p 90 -i 500 -D "$1" >/dev/null 2>&1 &
+	local c=$!
 	"$IPI" 0 1 "$1" >/dev/null
-	[ -z "$c" ] || wait "$c"
+	wait "$c"
 	wait "$f" || die "fio failed: $(tail -3 "$TMP/fio.log")"
 }
+cpu_ns() { cat /proc/"$1"/task/*/schedstat | awk '{ n += $1 } END { print n }'; }
 
 RESULTS=$TMP/results
 : >"$RESULTS"
 measure() {	# ROUND ORDER NAME...
-	local round=$1 order=$2 n t0 t1
+	local round=$1 order=$2 n t0 t1 k0 k1
 	shift 2
 	for n in "$@"; do start "$n"; done
-	load 1
+	load 1	# cells are taken on the first events: that cold path is not measured
 	attachments >"$TMP/att"
-	for n in "$@"; do echo "$n ${PID[$n]}"; done >"$TMP/pids"
-	bpftool -j prog show >"$TMP/before.json"; t0=$(date +%s.%N)
+	for n in "$@"; do [ "$n" = warm ] || echo "$n ${PID[$n]}"; done >"$TMP/pids"
+	bpftool -j prog show >"$TMP/before.json"; t0=$(date +%s.%N); k0=$(cpu_ns "${PID[irqlatd]}")
 	load "$RUN_SECONDS"
-	bpftool -j prog show >"$TMP/after.json"; t1=$(date +%s.%N)
+	bpftool -j prog show >"$TMP/after.json"; t1=$(date +%s.%N); k1=$(cpu_ns "${PID[irqlatd]}")
 	stop_all
-	python3 - "$TMP/before.json" "$TMP/after.json" "$TMP/att" "$TMP/pids" "$round" "$order" \
-		"$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" <<'EOF' >>"$RESULTS" || die "cannot read bpftool's statistics"
-import json, sys
-before = {p["id"]: p for p in json.load(open(sys.argv[1]))}
-after = {p["id"]: p for p in json.load(open(sys.argv[2]))}
-att = [l.split() for l in open(sys.argv[3]) if l.strip()]
-pids = dict(l.split() for l in open(sys.argv[4]) if l.strip())
-rnd, order, secs = sys.argv[5], sys.argv[6], float(sys.argv[7])
-SOFTIRQ = ("softirq_raise", "softirq_entry", "softirq_exit")
-VECTOR = tuple("%s_%s" % (v, e) for v in ("local_timer", "call_function", "call_function_single", "reschedule")
-               for e in ("entry", "exit"))
-def delta(pid_, tps, field, skip=None):
-    # skip: a program name prefix left out (the daemon's other sched_switch program)
-    ids = {int(p) for q, p, t in att if q == pid_ and t in tps
-           and not (skip and after.get(int(p), {}).get("name", "").startswith(skip))}
-    return sum(after.get(i, {}).get(field, 0) - before.get(i, {}).get(field, 0) for i in ids)
-for name, pid_ in pids.items():
-    if name == "warm":
-        continue
-    for kind, tps, skip in (("softirq", SOFTIRQ, None), ("vector", VECTOR, None),
-                            ("timer", ("hrtimer_expire_entry",), None),
-                            ("sched_switch", ("sched_switch",), "threaded"),
-                            ("threaded", ("sched_switch",), "sched_switch")):
-        rt = delta(pid_, tps, "run_time_ns", skip)
-        runs = delta(pid_, tuple(t for t in tps if t.endswith("_exit")) or tps, "run_cnt", skip)
+	python3 - "$LIST" "$TMP/before.json" "$TMP/after.json" "$TMP/att" "$TMP/pids" "$round" "$order" \
+		"$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$((k1 - k0))" <<'EOF' >>"$RESULTS" || die "cannot read bpftool's statistics"
+import json, re, sys
+rows = [l.split() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
+before = {p["id"]: p for p in json.load(open(sys.argv[2]))}
+after = {p["id"]: p for p in json.load(open(sys.argv[3]))}
+att = [l.split() for l in open(sys.argv[4]) if l.strip()]
+pids = dict(l.split() for l in open(sys.argv[5]) if l.strip())
+rnd, order, secs, cpu_ns = sys.argv[6], sys.argv[7], float(sys.argv[8]), int(sys.argv[9])
+def d(i, f):
+    return after.get(i, {}).get(f, 0) - before.get(i, {}).get(f, 0)
+def progs(pid, tps, pattern):
+    return {(int(p), t) for q, p, t in att if q == pid and t in tps
+            and re.search(pattern, after.get(int(p), {}).get("name", ""))}
+for row, budget, twin, tps, events, pattern in rows:
+    tps, events = tps.split(","), events.split(",")
+    for who, pat in (("irqlatd", pattern), (twin, ".")):
+        ps = progs(pids[who], tps, pat)
+        runs = sum(d(i, "run_cnt") for i, t in ps if t in events)
         if runs:
-            print(rnd, order, name, kind, rt / runs, runs / secs)
-    if name == "irqlatd":  # every program of the daemon, every kind
-        ids = {int(p) for q, p, t in att if q == pid_}
-        rt = sum(after.get(i, {}).get("run_time_ns", 0) - before.get(i, {}).get("run_time_ns", 0) for i in ids)
-        print(rnd, order, name, "total_ms_per_s", rt / 1e6 / secs, len(ids))
+            print(rnd, order, row, "irqlatd" if who == "irqlatd" else "twin",
+                  sum(d(i, "run_time_ns") for i, _ in ps) / runs, runs / secs)
+ids = {int(p) for q, p, t in att if q == pids["irqlatd"]}
+print(rnd, order, "-", "total_bpf_ms_per_s", sum(d(i, "run_time_ns") for i in ids) / 1e6 / secs, len(ids))
+print(rnd, order, "-", "daemon_cpu_ms_per_s", cpu_ns / 1e6 / secs, 0)
 EOF
-	echo "round $round, $order: $(awk -v r="$round" -v o="$order" '$1 == r && $2 == o { printf "%s%s %s %.0f", sep, $3, $4, $5; sep = ", " }' "$RESULTS")"
+	echo "round $round, $order: $(awk -v r="$round" -v o="$order" '$1 == r && $2 == o && $3 != "-" { printf "%s%s %s %.0f", sep, $3, $4, $5; sep = ", " }' "$RESULTS")"
 }
 
-echo "bench kinds: $(date -u '+%F %T UTC'), $(uname -r), $(nproc) CPUs, fio + IPI load ${RUN_SECONDS}s per measurement, $ROUNDS round(s)"
+echo "bench kinds: $(date -u '+%F %T UTC'), $(uname -r), $(nproc) CPUs, fio + IPI + cyclictest load ${RUN_SECONDS}s per measurement, $ROUNDS round(s), rows from ${LIST#"$TOP"/}"
+echo "bench kinds: load average $(cut -d' ' -f1-3 /proc/loadavg) before the rounds"
 # the BPF statistics stay on while the loaders run (each holds bpf_enable_stats); irqlatd reads them
 for r in $(seq "$ROUNDS"); do
-	measure "$r" forward warm sclock vclock tclock thclock irqlatd
-	measure "$r" reversed warm irqlatd thclock tclock vclock sclock
+	measure "$r" forward warm "${TWINS[@]}" irqlatd
+	rev=(irqlatd)
+	for ((i = ${#TWINS[@]} - 1; i >= 0; i--)); do rev+=("${TWINS[i]}"); done
+	measure "$r" reversed warm "${rev[@]}"
 done
-python3 - "$RESULTS" <<'EOF'
+echo "bench kinds: load average $(cut -d' ' -f1-3 /proc/loadavg) after the rounds"
+python3 - "$LIST" "$RESULTS" "${BENCH_SUMMARY:-/dev/null}" <<'EOF'
 import statistics, sys
 from collections import defaultdict
-m = defaultdict(dict)
-total = []
-for line in open(sys.argv[1]):
-    f = line.split()
-    if f[3] == "total_ms_per_s":
-        total.append((float(f[4]), int(f[5])))
-        continue
-    m[(f[0], f[1], f[3])][f[2]] = (float(f[4]), float(f[5]))
+rows = [l.split() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
+m = defaultdict(dict)            # (round, order, row) -> who -> (ns, events/s)
+daemon = defaultdict(list)
+for line in open(sys.argv[2]):
+    r, o, row, who, v, n = line.split()
+    if row == "-":
+        daemon[who].append((float(v), int(n)))
+    else:
+        m[(r, o, row)][who] = (float(v), float(n))
+summary = open(sys.argv[3], "a")
 print()
-print("| kind | clock-only ns/event (median) | irqlatd ns/event (median) | ratio min | ratio median | ratio max | events/s |")
-print("|---|---|---|---|---|---|---|")
-for kind, clock in (("softirq", "sclock"), ("vector", "vclock"), ("timer", "tclock"), ("sched_switch", "tclock"),
-                    ("threaded", "thclock")):
-    rows = [v for (r, o, k), v in m.items() if k == kind and clock in v and "irqlatd" in v]
-    if not rows:
+print("ns per event = run_time_ns / runs of the row's event programs (kernel BPF statistics on: read the ratios);")
+print("ratio = irqlatd / its clock-only twin in the same measurement; min, median and max over every measurement.")
+print()
+print("| program | irqlatd ns/event (median) | twin ns/event (median) | ratio min | ratio median | ratio max | budget | verdict | events/s |")
+print("|---|---|---|---|---|---|---|---|---|")
+for row, budget, twin, *_ in rows:
+    ms = [v for (r, o, k), v in m.items() if k == row and "twin" in v and "irqlatd" in v]
+    if not ms:
+        print("| %s | | | | | | <= %s | not measured (no event) | |" % (row, budget))
+        summary.write("kind\t%s\t\t\t\t\t\t%s\tnot measured\t\n" % (row, budget))
         continue
-    ratios = [v["irqlatd"][0] / v[clock][0] for v in rows]
-    print("| %s | %.0f | %.0f | %.2f | %.2f | %.2f | %.0f |" % (
-        kind, statistics.median(v[clock][0] for v in rows), statistics.median(v["irqlatd"][0] for v in rows),
-        min(ratios), statistics.median(ratios), max(ratios), statistics.median(v["irqlatd"][1] for v in rows)))
-if total:
-    ms = [t for t, _ in total]
-    print()
-    print("irqlatd, every kind on (%d programs), under fio and the IPI load: BPF run time %.2f ms per second median "
-          "(min %.2f, max %.2f), %.2f%% of one CPU; with the statistics' own cost in it" % (
-              total[0][1], statistics.median(ms), min(ms), max(ms), statistics.median(ms) / 10))
+    ratios = [v["irqlatd"][0] / v["twin"][0] for v in ms]
+    med = statistics.median(ratios)
+    verdict = "PASS" if med <= float(budget) else "FAIL"
+    vals = (row, statistics.median(v["irqlatd"][0] for v in ms), statistics.median(v["twin"][0] for v in ms),
+            min(ratios), med, max(ratios), budget, verdict, statistics.median(v["irqlatd"][1] for v in ms))
+    print("| %s | %.0f | %.0f | %.2f | %.2f | %.2f | <= %s | %s | %.0f |" % vals)
+    summary.write("kind\t%s\t%.0f\t%.0f\t%.2f\t%.2f\t%.2f\t%s\t%s\t%.0f\n" % vals)
+print()
+for who, label in (("total_bpf_ms_per_s", "irqlatd's BPF run time"), ("daemon_cpu_ms_per_s", "irqlatd's own CPU time")):
+    v = [x for x, _ in daemon[who]]
+    if v:
+        print("%s under this load, every kind on: %.2f ms per second median (min %.2f, max %.2f)%s" % (
+            label, statistics.median(v), min(v), max(v),
+            ", %d programs, the statistics' own cost in it" % daemon[who][0][1] if who.startswith("total") else
+            " (/proc/PID/task/*/schedstat)"))
+        summary.write("%s\t%.3f\t%.3f\t%.3f\n" % (who, statistics.median(v), min(v), max(v)))
+v = [x for x, _ in daemon["daemon_cpu_ms_per_s"]]
+if v:
+    verdict = "PASS" if statistics.median(v) <= 1 else "FAIL"
+    text = "median %.2f (min %.2f, max %.2f)" % (statistics.median(v), min(v), max(v))
+    print("target: irqlatd's CPU under fio + IPIs + cyclictest <= 1 ms per second: %s  %s" % (text, verdict))
+    summary.write("target\tirqlatd's CPU under fio + IPIs + cyclictest (ms per second) <= 1.00\t%s\t%s\n" % (text, verdict))
 EOF

@@ -7,19 +7,23 @@
  * attach order by the order it starts them.
  *   --pool N   size the cell pool of objects built on bpf/cell.bpf.h (cells, cell_meta,
  *              cell_index, cell_next), as irqlatd's loader does
+ *   --no-stats leave the statistics as they are: a workload timed beside the programs
+ *              (bench/workload.sh) must not pay for them
  * Plain arrays named *_cpu (per-CPU state, one element per CPU) get one entry per possible CPU.
  * Exit status: 0 stopped cleanly, 1 could not load or attach, 2 bad command line. */
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "irqlat_abi.h"
 
-#define MAX_PROGS 8
+#define MAX_PROGS 32
 
 static int prog_id(const struct bpf_program *p)
 {
@@ -33,7 +37,7 @@ static int prog_id(const struct bpf_program *p)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: irqlat-bench-load [--pool N] NAME OBJECT.bpf.o\n");
+	fprintf(stderr, "usage: irqlat-bench-load [--pool N] [--no-stats] NAME OBJECT.bpf.o\n");
 	return 2;
 }
 
@@ -47,6 +51,29 @@ static void size_pool(struct bpf_object *obj, unsigned pool)
 		if (m)
 			bpf_map__set_max_entries(m, pool);
 	}
+}
+
+/* Programs on a tracepoint this kernel lacks (tp_btf/threshold_apic_entry on a machine
+ * without the MCE threshold interrupt) are left out, as irqlatd leaves them out. */
+static int skip_missing(struct bpf_object *obj)
+{
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	struct bpf_program *p;
+
+	if (!vmlinux)
+		return -errno;
+	bpf_object__for_each_program(p, obj) {
+		const char *sec = bpf_program__section_name(p);
+		char name[128];
+
+		if (strncmp(sec, "tp_btf/", 7))
+			continue;
+		snprintf(name, sizeof(name), "btf_trace_%s", sec + 7);
+		if (btf__find_by_name_kind(vmlinux, name, BTF_KIND_TYPEDEF) < 0)
+			bpf_program__set_autoload(p, false);
+	}
+	btf__free(vmlinux);
+	return 0;
 }
 
 /* per-CPU state kept in a plain array, one element per CPU (maps named *_cpu) */
@@ -75,7 +102,7 @@ static int fill_pool(struct bpf_object *obj, unsigned pool)
 static int attach_all(struct bpf_object *obj, const char *name, struct bpf_link **links, int *n)
 {
 	struct bpf_program *p;
-	char ids[128] = "";
+	char ids[MAX_PROGS * 12] = "";
 	size_t len = 0;
 
 	/* two passes: exit programs, then the rest */
@@ -83,7 +110,7 @@ static int attach_all(struct bpf_object *obj, const char *name, struct bpf_link 
 		bpf_object__for_each_program(p, obj) {
 			int is_exit = strstr(bpf_program__section_name(p), "_exit") != NULL;
 
-			if (is_exit != (pass == 0))
+			if (is_exit != (pass == 0) || !bpf_program__autoload(p))
 				continue;
 			if (*n == MAX_PROGS)
 				return -E2BIG;
@@ -110,11 +137,19 @@ int main(int argc, char **argv)
 	struct bpf_object *obj;
 	unsigned pool = 0;
 	int stats_fd, n = 0, rc = 1, sig;
+	bool stats = true;
 	sigset_t set;
 
-	if (argc == 5 && !strcmp(argv[1], "--pool")) {
+	while (argc > 3 && argv[1][0] == '-') {
 		char *end;
 
+		if (!strcmp(argv[1], "--no-stats")) {
+			stats = false;
+			argv++, argc--;
+			continue;
+		}
+		if (strcmp(argv[1], "--pool"))
+			return usage();
 		pool = (unsigned)strtoul(argv[2], &end, 10);
 		if (*end || !pool)
 			return usage();
@@ -128,8 +163,8 @@ int main(int argc, char **argv)
 	sigaddset(&set, SIGINT);
 	sigprocmask(SIG_BLOCK, &set, NULL);	/* before anything can send them */
 
-	stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-	if (stats_fd < 0) {
+	stats_fd = stats ? bpf_enable_stats(BPF_STATS_RUN_TIME) : -1;
+	if (stats && stats_fd < 0) {
 		fprintf(stderr, "irqlat-bench-load: cannot turn on BPF run-time statistics: %s; run as root\n",
 			strerror(-stats_fd));
 		return 1;
@@ -137,6 +172,10 @@ int main(int argc, char **argv)
 	obj = bpf_object__open_file(argv[2], NULL);
 	if (!obj) {
 		fprintf(stderr, "irqlat-bench-load: cannot open %s: %s\n", argv[2], strerror(errno));
+		goto out;
+	}
+	if (skip_missing(obj) < 0) {
+		fprintf(stderr, "irqlat-bench-load: cannot read the kernel's BTF: %s\n", strerror(errno));
 		goto out;
 	}
 	if (pool)
@@ -158,6 +197,7 @@ out:
 	while (n > 0)
 		bpf_link__destroy(links[--n]);
 	bpf_object__close(obj);
-	close(stats_fd);
+	if (stats_fd >= 0)
+		close(stats_fd);
 	return rc;
 }

@@ -13,12 +13,17 @@
 # Each round measures twice: in the listed order and with the middle reversed (bpftrace, a
 # perf-event program, stays last), so each contender is measured early and late. The summary
 # gives min/median/max over rounds of each ratio (each round the mean of its two orders).
-# Then the daemon alone: start-up peak RSS, steady RSS, and its wake-ups over an idle window;
-# then bench/kinds.sh: softirqs and vector interrupts against their own clock-only programs,
-# and the daemon's BPF time per second with every kind on (--skip kinds leaves it out).
-# Never fails on a missed target (prints MISS): exit 0 when it measured, 1 when it could not,
+# Then the daemon alone: its start-up to the first answer (three starts), start-up peak RSS,
+# steady RSS, and its wake-ups over an idle window; then bench/kinds.sh: every program against
+# its clock-only twin, each with its budget (bench/kinds.list), and the daemon's BPF and CPU
+# time per second with every kind on; then bench/workload.sh: hackbench and fio beside irqlatd,
+# runqlat and the twins (--skip kinds,workload leaves them out). Last, bench/docs.py writes the
+# run's tables into docs/bench.md's generated section (--no-docs: not).
+# Never fails on a missed target (prints FAIL): exit 0 when it measured, 1 when it could not,
 # 2 for a bad command line.
 set -u
+ARGS=${*:+$(printf "%q " "$@")}
+ARGS=${ARGS% }
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 IRQLATD=$BUILD/irqlatd
@@ -33,17 +38,22 @@ ATTACH=auto
 LADDER=
 BASELINE=
 SKIP=,
+DOCS=1
+WORKLOAD_ARGS=()
 
 usage() {
 	cat <<USAGE
 usage: bench/run.sh [--seconds N] [--rounds N] [--attach auto|tp_btf|raw_tp] [--ladder | --steps LIST] [--skip LIST]
+                    [--hackbench ARGS] [--fio-seconds N] [--no-docs]
   --seconds N   fio load per measurement (default $RUN_SECONDS)
   --rounds N    rounds, each measuring both attach orders (default $ROUNDS)
   --attach M    irqlatd's --attach (default $ATTACH); every other pair is tp_btf
   --ladder      also measure the hot-path ladder h0..h9 (bench/hotpath.bpf.c)
   --steps LIST  only these steps of it (comma-separated, e.g. h0,h4,h7): fewer programs
                 attached at once disturb each other less
-  --skip LIST   leave out contenders (comma-separated: floor,irqlatd,hardirqs,bpftrace,kinds)
+  --skip LIST   leave out contenders (comma-separated: floor,irqlatd,hardirqs,bpftrace,kinds,workload,scale)
+  --hackbench ARGS, --fio-seconds N  bench/workload.sh's (a quick run: --hackbench "-g 4 -l 500")
+  --no-docs     leave docs/bench.md as it is (by default its generated section gets this run)
   --baseline B  also measure another irqlatd binary B (say, main's), as "baseline"
 USAGE
 }
@@ -52,7 +62,9 @@ die() { echo "bench: $*" >&2; exit 1; }
 bad_usage() { echo "bench: $*" >&2; usage >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
-	--seconds|--rounds|--attach|--skip|--steps|--baseline) [ $# -ge 2 ] || bad_usage "$1 needs a value" ;;&
+	--seconds|--rounds|--attach|--skip|--steps|--baseline|--hackbench|--fio-seconds) [ $# -ge 2 ] || bad_usage "$1 needs a value" ;;&
+	--hackbench|--fio-seconds) WORKLOAD_ARGS+=("$1" "$2"); shift 2 ;;
+	--no-docs) DOCS=; shift ;;
 	--baseline) BASELINE=$2; shift 2 ;;
 	--seconds) RUN_SECONDS=$2; shift 2 ;;
 	--rounds) ROUNDS=$2; shift 2 ;;
@@ -68,7 +80,7 @@ done
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || bad_usage "--rounds takes a positive integer, not '$ROUNDS'"
 case $ATTACH in auto|tp_btf|raw_tp) ;; *) bad_usage "--attach takes auto, tp_btf or raw_tp, not '$ATTACH'" ;; esac
 for s in ${SKIP//,/ }; do
-	case $s in floor|irqlatd|hardirqs|bpftrace|kinds) ;; *) bad_usage "--skip: no contender '$s' (floor, irqlatd, hardirqs, bpftrace, kinds)" ;; esac
+	case $s in floor|irqlatd|hardirqs|bpftrace|kinds|workload|scale) ;; *) bad_usage "--skip: no contender '$s' (floor, irqlatd, hardirqs, bpftrace, kinds, workload, scale)" ;; esac
 done
 for s in $LADDER; do
 	case $s in h[0-9]) ;; *) bad_usage "--steps: no step '$s' (h0 to h9)" ;; esac
@@ -220,17 +232,40 @@ measure() {
 	awk '$4 == 0 { bad = 1 } END { exit bad }' "$TMP/m" || die "a contender measured no IRQs: $(cat "$TMP/m")"
 }
 
-# the daemon alone, not loaded: RSS at start-up and at rest, and its wake-ups while idle
+# the resident pages the BPF maps mapped into it (the cells, the ring buffer): the kernel's
+# memory, shared, but counted in VmRSS
+bpf_map_kib() { awk '/^[0-9a-f]+-/ { m = ($6 == "anon_inode:bpf-map") } /^Rss:/ && m { n += $2 } END { print n + 0 }' /proc/"$1"/smaps; }
+# the daemon alone, not loaded: how long it takes to its first answer, over STARTS starts (each
+# from exec to the first `irqlat status` that gets one, polled every 10 ms); RSS at start-up
+# and at rest, and its wake-ups while idle
+STARTS=3
 at_rest() {
-	local w0 w1 i0 i1 t0 t1 ms
-	start_daemon
-	sleep 2
-	echo "hwm_kib $(status_kib "${PID[irqlatd]}" VmHWM)" >>"$RESULTS.daemon"
+	local w0 w1 i0 i1 t0 t1 ms k k0 k1
+	for k in $(seq "$STARTS"); do
+		t0=$(now)
+		"$IRQLATD" --socket "$TMP/irqlatd.sock" --log-target stderr --attach "$ATTACH" >"$TMP/irqlatd.log" 2>&1 &
+		PID[irqlatd]=$!
+		until "$IRQLAT" --socket "$TMP/irqlatd.sock" status >/dev/null 2>&1; do
+			kill -0 "${PID[irqlatd]}" 2>/dev/null || die "irqlatd did not come up: $(cat "$TMP/irqlatd.log")"
+			sleep 0.01
+		done
+		t1=$(now)
+		echo "startup_ms $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", (b - a) * 1000 }')" >>"$RESULTS.daemon"
+		sleep 2
+		echo "hwm_kib $(status_kib "${PID[irqlatd]}" VmHWM)" >>"$RESULTS.daemon"
+		[ "$k" -eq "$STARTS" ] || stop_all
+	done
 	ms=$("$IRQLAT" --socket "$TMP/irqlatd.sock" status --json | jq '.config.interval_ms')
 	w0=$(wakeups "${PID[irqlatd]}"); i0=$(device_irqs); t0=$(now); o0=$(grep -c 'outlier: ' "$TMP/irqlatd.log")
+	k0=$(cpu_ns "${PID[irqlatd]}")
 	sleep "$IDLE_SECONDS"
 	w1=$(wakeups "${PID[irqlatd]}"); i1=$(device_irqs); t1=$(now); o1=$(grep -c 'outlier: ' "$TMP/irqlatd.log")
+	k1=$(cpu_ns "${PID[irqlatd]}")
+	echo "rest_cpu_ms_per_s $(awk -v a="$k0" -v b="$k1" -v s="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" 'BEGIN { printf "%.3f", (b - a) / 1e6 / s }')" >>"$RESULTS.daemon"
 	echo "rss_kib $(status_kib "${PID[irqlatd]}" VmRSS)" >>"$RESULTS.daemon"
+	echo "anon_kib $(status_kib "${PID[irqlatd]}" RssAnon)" >>"$RESULTS.daemon"
+	echo "file_kib $(status_kib "${PID[irqlatd]}" RssFile)" >>"$RESULTS.daemon"
+	echo "bpf_map_kib $(bpf_map_kib "${PID[irqlatd]}")" >>"$RESULTS.daemon"
 	echo "wakeups $((w1 - w0))" >>"$RESULTS.daemon"
 	echo "ticks $(awk -v s="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" -v ms="$ms" 'BEGIN { printf "%.1f", s * 1000 / ms }')" >>"$RESULTS.daemon"
 	echo "irqs $((i1 - i0))" >>"$RESULTS.daemon"
@@ -243,7 +278,11 @@ mkdir -p "$BUILD/bench"
 OUT=$BUILD/bench/results.txt	# everything printed below, kept
 RESULTS=$TMP/results
 : >"$RESULTS"; : >"$RESULTS.daemon"
-echo "bench: $(date -u '+%F %T UTC'), $(uname -r), $(nproc) CPUs, fio ${RUN_SECONDS}s per measurement, $ROUNDS round(s), irqlatd --attach $ATTACH" | tee "$OUT"
+SUMMARY=$BUILD/bench/summary.tsv	# the run's figures, tab-separated, for bench/docs.py
+printf 'run\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u '+%F %H:%M UTC')" "$(uname -r)" "$(nproc)" \
+	"$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')" "$ROUNDS" "$(git -C "$TOP" describe --always --dirty 2>/dev/null || echo '?')" "$ARGS" >"$SUMMARY"
+printf 'load_before\t%s\n' "$(cut -d' ' -f1-3 /proc/loadavg)" >>"$SUMMARY"
+echo "bench: $(date -u '+%F %T UTC'), $(uname -r), $(nproc) CPUs, fio ${RUN_SECONDS}s per measurement, $ROUNDS round(s), irqlatd --attach $ATTACH; load average $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$OUT"
 reversed=()
 for ((i = ${#MIDDLE[@]} - 1; i >= 0; i--)); do reversed+=("${MIDDLE[i]}"); done
 for r in $(seq "$ROUNDS"); do
@@ -252,7 +291,7 @@ for r in $(seq "$ROUNDS"); do
 done
 skipped irqlatd || at_rest
 
-python3 - "$RESULTS" "$RESULTS.daemon" <<'EOF' | tee -a "$OUT"
+python3 - "$RESULTS" "$RESULTS.daemon" "$SUMMARY" <<'EOF' | tee -a "$OUT"
 import statistics, sys
 from collections import defaultdict
 
@@ -299,45 +338,78 @@ for n in names:
     print("| %s | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
         n, statistics.median(m[n] for m in ns.values()), lo, md, hi, fw, rv))
 
-def target(label, vals, op, goal):
+summary = open(sys.argv[3], "a")
+for n in names:
+    r = per_round(lambda m: m[n] / m["clock"])
+    summary.write("hardirq\t%s\t%.0f\t%.2f\t%.2f\t%.2f\n" % ((n, statistics.median(m[n] for m in ns.values())) + mmm(r)))
+
+def target(label, vals, op, goal, unit=""):
     if not vals:
         return
     lo, md, hi = mmm(vals)
     ok = md <= goal if op == "<=" else md >= goal
-    print("target: %-34s %s %.2f: median %.2f (min %.2f, max %.2f)  %s" % (label, op, goal, md, lo, hi, "PASS" if ok else "MISS"))
+    text = "median %.2f%s (min %.2f, max %.2f)" % (md, unit, lo, hi)
+    print("target: %-44s %s %.2f%s: %s  %s" % (label, op, goal, unit, text, "PASS" if ok else "FAIL"))
+    summary.write("target\t%s %s %.2f%s\t%s\t%s\n" % (label, op, goal, unit, text, "PASS" if ok else "FAIL"))
 
 print()
 if "irqlatd" in names:
-    target("irqlatd / clock-only pair", per_round(lambda m: m["irqlatd"] / m["clock"]), "<=", 1.25)
-    for peer, goal in (("hardirqs", 2.5), ("bpftrace", 5)):
+    if "floor" in names:
+        target("hard-IRQ pair: irqlatd / per-CPU floor", per_round(lambda m: m["irqlatd"] / m["floor"]), "<=", 1.25)
+    for peer, goal in (("hardirqs", 2.5), ("bpftrace", None)):
         if peer not in names:
             continue
-        target("%s / irqlatd" % peer, per_round(lambda m: m[peer] / m["irqlatd"]), ">=", goal)
         # what each adds to the two clock reads that every pair pays: the part a design can change
         extra = per_round(lambda m: (m[peer] - m["clock"]) / (m["irqlatd"] - m["clock"]) if m["irqlatd"] > m["clock"] else None)
-        if extra:
+        if goal:
+            target("hard-IRQ pair: (%s - clock) / (irqlatd - clock)" % peer, extra, ">=", goal)
+        elif extra:
             lo, md, hi = mmm(extra)
-            print("        %-34s    median %.2f (min %.2f, max %.2f): beyond the clock-only pair's cost" % (
+            print("        %-44s    median %.2f (min %.2f, max %.2f): beyond the clock-only pair's cost" % (
                 "(%s - clock) / (irqlatd - clock)" % peer, md, lo, hi))
 if daemon.get("irqlatd_cpu_ms_per_s"):
-    lo, md, hi = mmm(daemon["irqlatd_cpu_ms_per_s"])
-    print("irqlatd CPU under load: %.3f ms/s median (min %.3f, max %.3f), from /proc/PID/task/*/schedstat" % (md, lo, hi))
+    target("irqlatd's CPU under fio (ms per second)", daemon["irqlatd_cpu_ms_per_s"], "<=", 1)
     print("irqlatd RSS under load: %.1f MiB (max VmRSS at the end of the fio loads)" % (max(daemon["irqlatd_rss_kib"]) / 1024))
 if daemon.get("hwm_kib"):
-    hwm, rss = daemon["hwm_kib"][0] / 1024, daemon["rss_kib"][0] / 1024
+    target("irqlatd's start-up to its first answer (ms)", daemon["startup_ms"], "<=", 300)
+    target("irqlatd's start-up peak RSS, VmHWM (MiB)", [k / 1024 for k in daemon["hwm_kib"]], "<=", 20)
+    target("irqlatd's steady RSS at rest, VmRSS (MiB)", [k / 1024 for k in daemon["rss_kib"]], "<=", 10)
+    a, f, b = (daemon[k][0] / 1024 for k in ("anon_kib", "file_kib", "bpf_map_kib"))
+    print("        of it: anonymous %.1f MiB; file-backed %.1f MiB, of which %.1f MiB are the BPF maps it maps "
+          "(cells, ring buffer) and the rest its binary and libraries" % (a, f, b))
+    summary.write("rss_parts\t%.2f\t%.2f\t%.2f\n" % (a, f, b))
     w, t, i, s, o = (daemon[k][0] for k in ("wakeups", "ticks", "irqs", "seconds", "outliers"))
-    print("irqlatd at rest: start-up peak RSS (VmHWM) %.1f MiB; steady RSS (VmRSS) %.1f MiB  %s (<= 10 MiB)" % (hwm, rss, "PASS" if rss <= 10 else "MISS"))
-    # an outlier wakes it, as it should (the ring buffer); anything else beyond the tick is a MISS
+    # an outlier wakes it, as it should (the ring buffer); anything else beyond the tick is a FAIL
     print("irqlatd at rest: %d wake-ups in %d s without fio (%d device IRQs meanwhile, %d of them outliers), against %.0f ticks  %s" % (
-        w, s, i, o, t, "PASS" if w <= t + o + 1 else "MISS: it wakes up beyond its tick and its outliers"))
+        w, s, i, o, t, "PASS" if w <= t + o + 1 else "FAIL: it wakes up beyond its tick and its outliers"))
+    c = daemon["rest_cpu_ms_per_s"][0]
+    print("irqlatd at rest: CPU %.3f ms per second, with %.1f outliers logged a second (%s)" % (
+        c, o / s, "%.0f us of CPU per outlier at most" % (c * 1000 / (o / s)) if o else "none"))
+    summary.write("rest\t%.3f\t%.1f\t%d\n" % (c, o / s, w))
 EOF
 if [ -s "$TMP/disturbed" ]; then
 	echo "bench: other BPF programs were attached to the IRQ tracepoints during the run (listed above): they share the tracepoints and the caches, so absolute ns are disturbed; the ratios are still taken within each measurement" | tee -a "$OUT"
+	printf 'others\t%s\n' "$(sort -u "$TMP/disturbed" | paste -sd, -)" >>"$SUMMARY"
 else
 	echo "bench: no other BPF program was attached to the IRQ tracepoints during the run (bpftool perf show)" | tee -a "$OUT"
 fi
 if ! skipped kinds; then
-	BUILD=$BUILD "$TOP/bench/kinds.sh" --seconds "$RUN_SECONDS" --rounds "$ROUNDS" | tee -a "$OUT" ||
+	BUILD=$BUILD BENCH_SUMMARY=$SUMMARY "$TOP/bench/kinds.sh" --seconds "$RUN_SECONDS" --rounds "$ROUNDS" | tee -a "$OUT" ||
 		echo "bench: the kinds benchmark could not run (above)" | tee -a "$OUT"
 fi
-echo "bench: this output is also in $OUT"
+if ! skipped workload; then
+	BUILD=$BUILD BENCH_SUMMARY=$SUMMARY "$TOP/bench/workload.sh" --rounds "$ROUNDS" "${WORKLOAD_ARGS[@]}" | tee -a "$OUT" ||
+		echo "bench: the workload benchmark could not run (above)" | tee -a "$OUT"
+fi
+if ! skipped scale; then
+	"$BUILD/bench/irqlat-bench-scale" | tee "$TMP/scale" | tee -a "$OUT" || echo "bench: the scale model failed (above)" | tee -a "$OUT"
+	awk '/^scale:/ { printf "scale\t%s\t%s\t%s\t%s\t%s\n", $3, $5, $7, $9, $11 }
+	     /^target:/ { l = $0; sub(/^target: /, "", l); v = $NF; split(l, p, ": "); m = p[2]; sub(/ +[A-Z]+$/, "", m)
+			  printf "target\t%s\t%s\t%s\n", p[1], m, v }' "$TMP/scale" >>"$SUMMARY"
+fi
+echo "bench: load average $(cut -d' ' -f1-3 /proc/loadavg) at the end" | tee -a "$OUT"
+printf 'load_after\t%s\n' "$(cut -d' ' -f1-3 /proc/loadavg)" >>"$SUMMARY"
+if [ -n "$DOCS" ]; then
+	python3 "$TOP/bench/docs.py" "$SUMMARY" "$TOP/docs/bench.md" && echo "bench: docs/bench.md's generated section has this run"
+fi
+echo "bench: this output is also in $OUT, its summary in $SUMMARY"

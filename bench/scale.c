@@ -4,18 +4,26 @@
  * is its own, H handlers on C CPUs write synthetic runs into a cell pool of the daemon's
  * layout (struct lat_cell and its metadata, in memory, as the BPF programs fill the mmap'ed
  * maps: tests/unit/daemon/fake_bpf.h), and the real collector ticks over it and the real
- * answers are built and serialized as the socket sends them. Each handler fires on two CPUs
- * (h mod C and h + 1 mod C, or the one there is), every tick, RUNS runs with log-normal
- * durations around a median of its own (1 to 30 us). The pool is the one irqlatd sizes for C
- * CPUs, by the same function (default_max_cells(): 32 cells a CPU for handlers, at least
- * 1024, and 30 a CPU for softirqs and vector interrupts); its handlers' part is full at 4096
- * handlers on 256 CPUs; the softirq and vector cells stay empty (hard-IRQ cells only). After
- * WARM ticks (the 60 s window full), it prints
+ * answers are built and serialized as the socket sends them. Every kind irqlatd measures by
+ * default has cells, each firing every tick, RUNS runs with log-normal values around a median
+ * of its own (1 to 30 us):
+ *   hard IRQs     H handlers, each on two CPUs (h mod C and h + 1 mod C, or the one there is)
+ *   softirqs      every vector on every CPU, run time and raise latency
+ *   vectors       every label on every CPU
+ *   timers        TIMER_FNS timer functions, each on two CPUs, named from a kallsyms of the
+ *                 bench's own (ksym.c reads it as it reads /proc/kallsyms)
+ *   wake-ups      WOKEN tasks, each on one CPU (a cell of its own: the default max-wakeup-cells),
+ *                 and every CPU's all-tasks cell
+ * (threaded IRQs only on a kernel with threadirqs: not in the model). The pool is the one
+ * irqlatd sizes for C CPUs, by the same function (default_max_cells()); its handlers' part is
+ * full at 4096 handlers on 256 CPUs. After WARM ticks (the 60 s window full), it prints
  *   scale: handlers H cpus C rss_mib R tick_ms T answer_ms A
  * R: the peak RSS (VmHWM) of the child, cells included, which the daemon maps from the kernel,
  * with one /metrics page and one journal summary made along the way, as the daemon makes them;
  * T: the median of the collector_tick() times; A: the median time to build and serialize the
- * 60 s summary (the answer that reads the most ticks). No privileges needed.
+ * 60 s summary (the answer that reads the most ticks). Then a target line for the size the budget
+ * is for: at 4096 handlers on 256 CPUs, every kind, the peak at most SCALE_BUDGET_MIB. No
+ * privileges needed.
  * Usage: irqlat-bench-scale [H C]...   (default: 8 2  256 64  4096 256). Exit 1 on failure. */
 #include <errno.h>
 #include <math.h>
@@ -25,18 +33,23 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <json-c/json.h>
-#include "daemon/collect.h"
-#include "daemon/config.h"
-#include "daemon/journal.h"
-#include "daemon/log.h"
-#include "daemon/metrics.h"
-#include "daemon/report.h"
-#include "daemon/heap.h"
+#include "daemon/collect/collect.h"
+#include "daemon/config/config.h"
+#include "daemon/sinks/journal.h"
+#include "daemon/base/log.h"
+#include "daemon/sinks/metrics.h"
+#include "daemon/sinks/report.h"
+#include "daemon/base/heap.h"
+#include "daemon/system/ksym.h"
 #include "../tests/unit/daemon/fake_bpf.h"
 
 #define RUNS 64		/* runs per cell per tick */
 #define WARM 60		/* ticks before measuring: the longest window's */
 #define MEASURE 20	/* ticks measured */
+#define TIMER_FNS 300	/* hrtimer functions that fire, each on two CPUs */
+#define WOKEN MAX_WAKEUP_CELLS_DEFAULT	/* tasks woken by their timers, each with a cell */
+#define SCALE_BUDGET_MIB 64	/* the peak at 4096 handlers x 256 CPUs, every kind */
+#define KSYM_BASE 0xffffffff81000000ull	/* the model's timer functions, 64 bytes apart */
 
 static uint64_t rng_state = 0x5ca1ab1e2026ull;
 
@@ -90,49 +103,108 @@ static long status_kib(const char *key)
 	return v;
 }
 
+/* One cell of the model: which, and the median of its values */
+struct model_cell {
+	uint32_t cell;
+	double median_ns;
+};
+
+static double some_median(void)	/* 1 to 30 us, log-uniform */
+{
+	return 1000 * exp(log(30) * (double)(rng_next() % 1000) / 1000.0);
+}
+
+/* A kallsyms of the model's timer functions, for ksym.c to name them from */
+static int write_kallsyms(char *path)
+{
+	int fd = mkstemp(path);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+
+	if (!f)
+		return -errno;
+	for (unsigned i = 0; i < TIMER_FNS; i++)
+		fprintf(f, "%016llx t timer_fn_%u\n", (unsigned long long)(KSYM_BASE + 64ull * i), i);
+	return fclose(f) ? -errno : 0;
+}
+
 static int run(unsigned handlers, unsigned cpus)
 {
 	uint32_t pool = default_max_cells(cpus, MAX_WAKEUP_CELLS_DEFAULT), ncells = 0;
+	unsigned per_kind[KINDS] = { 0 };
 	struct fake_bpf bpf;
 	struct collector c;
 	double tick_ms[MEASURE], answer_ms[MEASURE];
-	uint32_t *cells = calloc((size_t)handlers * 2, sizeof(*cells));
-	double *median_ns = calloc(handlers, sizeof(*median_ns));
+	struct model_cell *cells = calloc(pool, sizeof(*cells));
 	size_t answer_len = 0, page_len = 0;
 	double page_ms = 0;
 	struct summary_state summary;
+	char ksyms[] = "/tmp/irqlat-bench-scale.XXXXXX";
+	long ticks_kib = 0, answer_kib = 0;
 
-	if (!cells || !median_ns)
+	if (!cells)
 		return -ENOMEM;
+	if (write_kallsyms(ksyms) < 0)
+		return -errno;
+	ksym_set_path(ksyms);
 	fake_bpf_init(&bpf, pool);
 	bpf.l.ncpus = cpus;	/* as the loader finds them */
 	if (!bpf.cells || !bpf.meta || collector_init(&c, &bpf.l) < 0)
 		return -ENOMEM;
+#define ADD(kind, expr) do {								\
+		if (ncells < pool) {							\
+			cells[ncells].median_ns = some_median();			\
+			cells[ncells++].cell = (expr);					\
+			per_kind[kind]++;						\
+		}								\
+	} while (0)
 	for (unsigned h = 0; h < handlers; h++) {
 		char name[IRQ_NAME_LEN];
+		double m = some_median();
 
 		snprintf(name, sizeof(name), "dev%u-q%u", h / 8, h % 8);
-		median_ns[h] = 1000 * exp(log(30) * (double)(rng_next() % 1000) / 1000.0);
-		for (unsigned k = 0; k < (cpus > 1 ? 2u : 1u) && ncells < pool; k++)
-			cells[ncells++] = fake_bpf_new_cell(&bpf, 32 + h, (h + k) % cpus, 0xffff888000000000ull + 64ull * h, name);
-	}
-	for (unsigned t = 0; t < WARM + MEASURE; t++) {
-		for (uint32_t i = 0; i < ncells; i++) {
-			double m = median_ns[(i < handlers * 2 ? i : 0) / (cpus > 1 ? 2 : 1)];
-
-			for (unsigned r = 0; r < RUNS; r++)
-				fake_bpf_run(&bpf, cells[i], (uint64_t)(m * exp(0.3 * rng_normal())), r == 0);
+		for (unsigned k = 0; k < (cpus > 1 ? 2u : 1u); k++) {
+			ADD(KIND_HARDIRQ, fake_bpf_new_cell(&bpf, 32 + h, (h + k) % cpus, 0xffff888000000000ull + 64ull * h, name));
+			cells[ncells - 1].median_ns = m;	/* one handler, one median on every CPU */
 		}
+	}
+	for (unsigned cpu = 0; cpu < cpus; cpu++) {
+		for (unsigned v = 0; v < SOFTIRQ_VECTORS; v++) {
+			ADD(KIND_SOFTIRQ, fake_bpf_new_kind_cell(&bpf, KIND_SOFTIRQ, v, cpu));
+			ADD(KIND_SOFTIRQ_RAISE, fake_bpf_new_kind_cell(&bpf, KIND_SOFTIRQ_RAISE, v, cpu));
+		}
+		for (unsigned v = 0; v < VECTOR_LABELS; v++)
+			ADD(KIND_VECTOR, fake_bpf_new_kind_cell(&bpf, KIND_VECTOR, v, cpu));
+		ADD(KIND_WAKEUP_CPU, fake_bpf_new_id_cell(&bpf, KIND_WAKEUP_CPU, cpu, cpu, cpu, NULL));
+	}
+	for (unsigned f = 0; f < TIMER_FNS; f++)
+		for (unsigned k = 0; k < (cpus > 1 ? 2u : 1u); k++)
+			ADD(KIND_TIMER, fake_bpf_new_id_cell(&bpf, KIND_TIMER, KSYM_BASE + 64ull * f, (f + k) % cpus, (f + k) % cpus, NULL));
+	for (unsigned t = 0; t < WOKEN; t++) {
+		char comm[IRQ_NAME_LEN];
+
+		snprintf(comm, sizeof(comm), "sleeper%u", t);
+		ADD(KIND_WAKEUP, fake_bpf_new_id_cell(&bpf, KIND_WAKEUP, 1000 + t, 1000 + t, t % cpus, comm));
+	}
+#undef ADD
+	for (unsigned t = 0; t < WARM + MEASURE; t++) {
+		for (uint32_t i = 0; i < ncells; i++)
+			for (unsigned r = 0; r < RUNS; r++)
+				fake_bpf_run(&bpf, cells[i].cell, (uint64_t)(cells[i].median_ns * exp(0.3 * rng_normal())), r == 0);
 		uint64_t t0 = now_ns();
 
 		collector_tick(&c);
 		if (t >= WARM)
 			tick_ms[t - WARM] = ms_since(t0);
+		if (t == WARM - 1)
+			ticks_kib = status_kib("VmRSS:");
 		if (t < WARM)
 			continue;
 		t0 = now_ns();
 		json_object *o = report_summary(&c, WINDOW_60S);
 		const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+
+		if (t == WARM)
+			answer_kib = status_kib("VmRSS:");
 
 		answer_len = strlen(s);
 		json_object_put(o);
@@ -153,17 +225,26 @@ static int run(unsigned handlers, unsigned cpus)
 	size_t store = 0;
 	for (unsigned t = 0; t < WINDOW_TICKS_MAX; t++)
 		store += c.ticks[t].cap;
+	double peak = (double)status_kib("VmHWM:") / 1024;
+
 	printf("scale: handlers %u cpus %u rss_mib %.1f tick_ms %.2f answer_ms %.2f\n", handlers, cpus,
-	       (double)status_kib("VmHWM:") / 1024, median(tick_ms, MEASURE), median(answer_ms, MEASURE));
-	printf("#   %u cells of a pool of %u (%.1f MiB of cells, as mapped from the kernel); %u series; the 60 ticks' store %.1f MiB; the answer %zu bytes; a /metrics page %zu bytes in %.1f ms; steady RSS %.1f MiB\n",
+	       peak, median(tick_ms, MEASURE), median(answer_ms, MEASURE));
+	printf("#   %u cells of a pool of %u (%.1f MiB of cells, as mapped from the kernel): %u hard-IRQ, %u softirq, %u softirq raise, %u vector, %u timer, %u wake-up, %u per-CPU wake-up; %u series; the 60 ticks' store %.1f MiB; RSS %.1f MiB after them, %.1f MiB with the 60 s answer built and serialized (%zu bytes); a /metrics page %zu bytes in %.1f ms; steady RSS %.1f MiB\n",
 	       ncells, pool, (double)pool * (sizeof(struct lat_cell) + sizeof(struct lat_cell_meta)) / (1 << 20),
-	       c.nseries, (double)store / (1 << 20), answer_len, page_len, page_ms, (double)status_kib("VmRSS:") / 1024);
+	       per_kind[KIND_HARDIRQ], per_kind[KIND_SOFTIRQ], per_kind[KIND_SOFTIRQ_RAISE], per_kind[KIND_VECTOR],
+	       per_kind[KIND_TIMER], per_kind[KIND_WAKEUP], per_kind[KIND_WAKEUP_CPU],
+	       c.nseries, (double)store / (1 << 20), (double)ticks_kib / 1024, (double)answer_kib / 1024, answer_len, page_len,
+	       page_ms, (double)status_kib("VmRSS:") / 1024);
+	if (handlers == 4096 && cpus == 256)
+		printf("target: 4096 handlers x 256 CPUs, every kind, peak RSS <= %d MiB: %.1f MiB  %s\n", SCALE_BUDGET_MIB,
+		       peak, peak <= SCALE_BUDGET_MIB ? "PASS" : "FAIL");
 	fflush(stdout);
 	summary_free(&summary);
 	collector_free(&c);
 	fake_bpf_free(&bpf);
 	free(cells);
-	free(median_ns);
+	unlink(ksyms);
+	ksym_free();
 	return 0;
 }
 

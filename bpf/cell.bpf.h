@@ -49,8 +49,9 @@ struct {
  * mmapable array indexed by the inlined CPU number, not a per-CPU array, whose inlined lookup
  * reads the map's table of per-CPU pointers first, one cache line more on every event
  * (docs/bench.md: h7 against h4). Mmapable data is page-aligned, and the state types are
- * multiples of 64 bytes, so no two CPUs share a line. Defines the map `map` and
- * `map_this()`, this CPU's element of type `state`. */
+ * multiples of 64 bytes, so no two CPUs share a line. Defines the map `map`, `map_this()`,
+ * this CPU's element of type `state`, and `map_of(cpu)`, for a program that takes the CPU
+ * number once for several states. */
 #define CPU_STATE(map, state)								\
 	struct {									\
 		__uint(type, BPF_MAP_TYPE_ARRAY);					\
@@ -59,11 +60,13 @@ struct {
 		__type(value, state);							\
 		__uint(max_entries, 1);							\
 	} map SEC(".maps");								\
-	static __always_inline state *map##_this(void)					\
+	static __always_inline __attribute__((unused)) state *map##_of(__u32 cpu)	\
 	{										\
-		__u32 cpu = bpf_get_smp_processor_id();					\
-											\
 		return bpf_map_lookup_elem(&map, &cpu);				\
+	}										\
+	static __always_inline __attribute__((unused)) state *map##_this(void)		\
+	{										\
+		return map##_of(bpf_get_smp_processor_id());				\
 	}
 
 /* The cell a cache slot points to, if it is series (id, sub); NULL sends the caller to its
@@ -89,11 +92,10 @@ static __always_inline struct lat_cell *cell_fill(__u32 *slot, int idx)
 	return bpf_map_lookup_elem(&cells, &i);
 }
 
-/* Makes cell idx, zeroed, the cell of key: a new one from the pool, or one that user space took
- * back and cleared (the wake-up cells of tasks that exited). Its metadata's `ready` last: user
- * space takes the cell once it is set. -1 when idx is past the pool. */
-static __always_inline int cell_take(__u32 idx, const struct cell_key *key, const char *kname,
-				     __u64 threshold_ns)
+/* Makes cell idx, zeroed, the cell of key: its identity, threshold and metadata, `ready` last
+ * (user space takes the cell once it is set). -1 when idx is past the pool. No hash, no lock:
+ * NMI context can call it (bpf/nmi.bpf.c). */
+static __always_inline int cell_init(__u32 idx, const struct cell_key *key, const char *kname, __u64 threshold_ns)
 {
 	struct lat_cell *c = bpf_map_lookup_elem(&cells, &idx);
 	struct lat_cell_meta *meta = bpf_map_lookup_elem(&cell_meta, &idx);
@@ -111,6 +113,29 @@ static __always_inline int cell_take(__u32 idx, const struct cell_key *key, cons
 		bpf_probe_read_kernel_str(meta->name, sizeof(meta->name), kname);
 	asm volatile("" ::: "memory");	/* the compiler keeps the order; x86 stores do too */
 	meta->ready = 1;
+	return 0;
+}
+
+/* A new cell from the pool (one atomic add), or -1 when the pool is used up (not counted:
+ * the caller says why). Checked first, so next stays near max. */
+static __always_inline int cell_new(void)
+{
+	__u32 zero = 0;
+	struct cell_pool *pool = bpf_map_lookup_elem(&cell_next, &zero);
+
+	if (!pool || pool->next >= pool->max)
+		return -1;
+	return (int)__sync_fetch_and_add(&pool->next, 1);
+}
+
+/* Makes cell idx, zeroed, the cell of key: a new one from the pool, or one that user space took
+ * back and cleared (the wake-up cells of tasks that exited), and enters it in the index. -1
+ * when idx is past the pool. */
+static __always_inline int cell_take(__u32 idx, const struct cell_key *key, const char *kname,
+				     __u64 threshold_ns)
+{
+	if (cell_init(idx, key, kname, threshold_ns) < 0)
+		return -1;
 	bpf_map_update_elem(&cell_index, key, &idx, BPF_NOEXIST);
 	return 0;
 }
@@ -125,22 +150,18 @@ static __always_inline int cell_miss(__u32 kind, __u64 id, __u32 sub, const char
 {
 	struct cell_key key = { .id = id, .sub = sub, .cpu = (__u16)bpf_get_smp_processor_id(),
 				.kind = (__u16)kind };
-	struct cell_pool *pool;
-	__u32 zero = 0, *found, idx;
+	__u32 *found;
+	int idx;
 
 	found = bpf_map_lookup_elem(&cell_index, &key);
 	if (found)
 		return (int)*found;
-	pool = bpf_map_lookup_elem(&cell_next, &zero);
-	if (!pool || pool->next >= pool->max)	/* checked first, so next stays near max */
-		goto none;
-	idx = __sync_fetch_and_add(&pool->next, 1);
-	if (cell_take(idx, &key, kname, threshold_ns) < 0)	/* another CPU took the last one */
-		goto none;
-	return (int)idx;
-none:
-	count_drop(DROP_NO_CELL);
-	return -1;
+	idx = cell_new();
+	if (idx < 0 || cell_take((__u32)idx, &key, kname, threshold_ns) < 0) {	/* another CPU took the last one */
+		count_drop(DROP_NO_CELL);
+		return -1;
+	}
+	return idx;
 }
 
 #endif

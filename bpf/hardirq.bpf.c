@@ -1,22 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Hard-IRQ handler run time: irq_handler_entry to irq_handler_exit of each irqaction, per CPU,
  * into the shared cells (bpf/cell.bpf.h); runs at or above the cell's threshold go to the ring
- * buffer. Every instruction here runs on every interrupt of the machine: entry stores the
- * clock and the action, nothing else; exit touches this CPU's state, one cache slot, and the
- * cell's first line and bucket, nothing in .data or .rodata (docs/bench.md measures each
- * choice). */
+ * buffer. The run, net of NMIs, also goes into the CPU's hard-IRQ clock (bpf/clock.bpf.h).
+ * Every instruction here runs on every interrupt of the machine: entry stores the clock and
+ * the IRQ in the CPU's clock line, nothing else; exit touches that line, one cache slot, the
+ * cell's first line and bucket, and the ring of recent events, nothing in .data or .rodata
+ * (docs/bench.md measures each choice). */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "irqlat_abi.h"
 #include "cell.bpf.h"
+#include "clock.bpf.h"
 #include "hist.bpf.h"
 #include "outlier.bpf.h"
 #include "threaded.bpf.h"
 
-/* struct hardirq_cpu (irqlat_abi.h): start time, running action, cell cache by IRQ number,
- * one element per CPU (CPU_STATE, bpf/cell.bpf.h) */
+/* struct hardirq_cpu (irqlat_abi.h): the cell cache by IRQ number, one element per CPU
+ * (CPU_STATE, bpf/cell.bpf.h) */
 CPU_STATE(hardirq_cpu, struct hardirq_cpu)
 
 /* The threshold a new cell starts with; the daemon also writes each cell's own (reload keeps
@@ -34,37 +36,41 @@ static __noinline int hardirq_miss(struct irqaction *action, __u32 irq)
 	return cell_miss(KIND_HARDIRQ, (__u64)action, irq, BPF_CORE_READ(action, name), threshold_ns);
 }
 
-static __always_inline void on_entry(struct irqaction *action)
+static __always_inline void on_entry(__u32 irq)
 {
-	struct hardirq_cpu *st = hardirq_cpu_this();
+	struct cpu_clock *k = clock_cpu_this();
 
-	if (!st)
+	if (!k)
 		return;
-	st->action = (__u64)action;
-	st->start_ns = bpf_ktime_get_ns();	/* last, so our own work is not measured */
+	k->hard = irq + 1;
+	k->hard_start_ns = bpf_ktime_get_ns();	/* last, so our own work is not measured */
 }
 
 static __always_inline void on_exit(__u32 irq, struct irqaction *action, int ret)
 {
 	__u64 now = bpf_ktime_get_ns();	/* first, so our own work is not measured */
-	struct hardirq_cpu *st = hardirq_cpu_this();
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct cpu_clock *k = clock_cpu_of(cpu);
+	struct hardirq_cpu *st = hardirq_cpu_of(cpu);
 	struct lat_cell *c;
 	__u32 *slot;
 	__u64 d;
 
-	/* an exit whose entry ran before the programs were attached finds no action (the exit
+	/* an exit whose entry ran before the programs were attached finds no IRQ (the exit
 	 * program is attached first); clearing it keeps a stale entry from pairing later */
-	if (!st || st->action != (__u64)action)
+	if (!k || !st || k->hard != irq + 1)
 		return;
-	st->action = 0;
+	k->hard = 0;
+	d = now - k->hard_start_ns;
+	clock_hard_done(k, &k->irq_ns, d);
 	/* rare: only threaded handlers return it; then the flag's .rodata line */
 	if (ret == IRQ_WAKE_THREAD && threaded_on)
-		threaded_stamp(action, irq, now);
-	d = now - st->start_ns;
+		threaded_stamp(action, irq, now, k);
 	slot = &st->cell[irq & (HARDIRQ_CACHE - 1)];
 	c = cell_cached(slot, (__u64)action, irq);
 	if (!c)
 		c = cell_fill(slot, hardirq_miss(action, irq));
+	recent_add(k, now, d, RECENT_IRQ, c ? *slot : 0);
 	if (!c)
 		return;
 	if (ret == 0)	/* IRQ_NONE: the handler says the interrupt was not its device's */
@@ -77,7 +83,7 @@ static __always_inline void on_exit(__u32 irq, struct irqaction *action, int ret
 SEC("tp_btf/irq_handler_entry")
 int BPF_PROG(irq_entry_btf, int irq, struct irqaction *action)
 {
-	on_entry(action);
+	on_entry(irq);
 	return 0;
 }
 
@@ -91,7 +97,7 @@ int BPF_PROG(irq_exit_btf, int irq, struct irqaction *action, int ret)
 SEC("raw_tp/irq_handler_entry")
 int BPF_PROG(irq_entry_raw, int irq, struct irqaction *action)
 {
-	on_entry(action);
+	on_entry(irq);
 	return 0;
 }
 

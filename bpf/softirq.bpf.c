@@ -6,13 +6,18 @@
  *
  * One clock read per event: raise reads it only when the vector was not pending; entry stores
  * it last, beside the raise time it takes from the vector; exit reads it first and records both
- * values, so neither includes this program's own work. Softirqs do not nest on a CPU, and the
- * state is one element per CPU of a plain array indexed by the CPU number, as in hardirq.bpf.c. */
+ * values, so neither includes this program's own work. Softirqs do not nest on a CPU: the running
+ * vector and its start are in the CPU's clock line (bpf/clock.bpf.h), with the time of the
+ * interrupts nested in it, which the exit takes off for the CPU's softirq clock (the run time
+ * keeps them, as /proc/softirqs' count does not tell them apart). Per vector, its raise times
+ * and cache slots are in a state of one element per CPU of a plain array indexed by the CPU
+ * number, as in hardirq.bpf.c. */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "irqlat_abi.h"
 #include "cell.bpf.h"
+#include "clock.bpf.h"
 #include "hist.bpf.h"
 #include "outlier.bpf.h"
 
@@ -28,17 +33,18 @@ static __noinline int softirq_miss(__u32 kind, __u32 vec)
 	return cell_miss(kind, vec, vec, NULL, kind == KIND_SOFTIRQ ? run_threshold_ns : raise_threshold_ns);
 }
 
-static __always_inline void record(__u32 *slot, __u32 kind, __u32 vec, __u64 ts_ns, __u64 value_ns)
+static __always_inline struct lat_cell *record(__u32 *slot, __u32 kind, __u32 vec, __u64 ts_ns, __u64 value_ns)
 {
 	struct lat_cell *c = cell_cached(slot, vec, vec);
 
 	if (!c)
 		c = cell_fill(slot, softirq_miss(kind, vec));
 	if (!c)
-		return;
+		return NULL;
 	cell_record(c, value_ns);
 	if (value_ns >= c->threshold_ns)
 		outlier_emit(*slot - 1, ts_ns, value_ns, vec);
+	return c;
 }
 
 static __always_inline void on_raise(__u32 vec)
@@ -54,32 +60,43 @@ static __always_inline void on_raise(__u32 vec)
 
 static __always_inline void on_entry(__u32 vec)
 {
-	struct softirq_cpu *st = softirq_cpu_this();
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct softirq_cpu *st = softirq_cpu_of(cpu);
+	struct cpu_clock *k = clock_cpu_of(cpu);
 
-	if (!st || vec >= SOFTIRQ_VECTORS)
+	if (!st || !k || vec >= SOFTIRQ_VECTORS)
 		return;
 	barrier_var(vec);
-	st->raised_ns = st->v[vec].raise_ns;
+	st->v[vec].running_raise_ns = st->v[vec].raise_ns;
 	st->v[vec].raise_ns = 0;	/* raises from now on make it pending again */
-	st->vec = vec + 1;
-	st->start_ns = bpf_ktime_get_ns();	/* last, so our own work is not measured */
+	k->softirq = vec + 1;
+	k->softirq_nested_ns = 0;
+	k->softirq_start_ns = bpf_ktime_get_ns();	/* last, so our own work is not measured */
 }
 
 static __always_inline void on_exit(__u32 vec)
 {
 	__u64 now = bpf_ktime_get_ns();	/* first, so our own work is not measured */
-	struct softirq_cpu *st = softirq_cpu_this();
-	__u64 start;
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct softirq_cpu *st = softirq_cpu_of(cpu);
+	struct cpu_clock *k = clock_cpu_of(cpu);
+	__u64 start, raised, run, nested;
+	struct lat_cell *c;
 
 	/* an exit whose entry ran before the programs were attached finds no vector */
-	if (!st || vec >= SOFTIRQ_VECTORS || st->vec != vec + 1)
+	if (!st || !k || vec >= SOFTIRQ_VECTORS || k->softirq != vec + 1)
 		return;
 	barrier_var(vec);
-	st->vec = 0;
-	start = st->start_ns;
-	record(&st->v[vec].run_cell, KIND_SOFTIRQ, vec, now, now - start);
-	if (st->raised_ns && st->raised_ns <= start)
-		record(&st->v[vec].raise_cell, KIND_SOFTIRQ_RAISE, vec, start, start - st->raised_ns);
+	k->softirq = 0;
+	start = k->softirq_start_ns;
+	run = now - start;
+	nested = k->softirq_nested_ns;
+	k->softirq_ns += run > nested ? run - nested : 0;
+	c = record(&st->v[vec].run_cell, KIND_SOFTIRQ, vec, now, run);
+	recent_add(k, now, run > nested ? run - nested : 0, RECENT_SOFTIRQ, c ? st->v[vec].run_cell : 0);
+	raised = st->v[vec].running_raise_ns;
+	if (raised && raised <= start)
+		record(&st->v[vec].raise_cell, KIND_SOFTIRQ_RAISE, vec, start, start - raised);
 }
 
 SEC("tp_btf/softirq_raise")

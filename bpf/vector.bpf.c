@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The CPU's own interrupts (x86 irq_vectors:*: local timer, IPIs, APIC events), which
  * irq_handler_entry never sees: run time of each *_entry/_exit pair, per /proc/interrupts label
- * (enum vector_label; CAL is two tracepoints) and CPU, into the shared cells. These handlers run
- * with interrupts off and do not nest, so the per-CPU state is one start time and the running
- * label, with a cache slot per label, in one cache line. The loader loads only the pairs the
- * kernel has (THR and DFR need AMD MCE support, none exist off x86). */
+ * (enum vector_label; CAL is two tracepoints) and CPU, into the shared cells, and the CPU's
+ * vector clock (bpf/clock.bpf.h). These handlers run with interrupts off and do not nest with
+ * each other or with device handlers, so the running label and its start share the CPU's clock
+ * line with the hard-IRQ handlers'; the state of its own is a cache slot per label. The loader
+ * loads only the pairs the kernel has (THR and DFR need AMD MCE support, none exist off x86). */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "irqlat_abi.h"
 #include "cell.bpf.h"
+#include "clock.bpf.h"
 #include "hist.bpf.h"
 #include "outlier.bpf.h"
 
@@ -26,30 +28,34 @@ static __noinline int vector_miss(__u32 label)
 
 static __always_inline void on_entry(__u32 label)
 {
-	struct vector_cpu *st = vector_cpu_this();
+	struct cpu_clock *k = clock_cpu_this();
 
-	if (!st)
+	if (!k)
 		return;
-	st->label = label + 1;
-	st->start_ns = bpf_ktime_get_ns();	/* last, so our own work is not measured */
+	k->hard = CLOCK_VECTOR | label;
+	k->hard_start_ns = bpf_ktime_get_ns();	/* last, so our own work is not measured */
 }
 
 static __always_inline void on_exit(__u32 label, int vector)
 {
 	__u64 now = bpf_ktime_get_ns();	/* first, so our own work is not measured */
-	struct vector_cpu *st = vector_cpu_this();
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct cpu_clock *k = clock_cpu_of(cpu);
+	struct vector_cpu *st = vector_cpu_of(cpu);
 	struct lat_cell *c;
 	__u32 *slot;
 	__u64 d;
 
-	if (!st || st->label != label + 1)	/* its entry ran before the programs were attached */
+	if (!k || !st || k->hard != (CLOCK_VECTOR | label))	/* its entry ran before the programs were attached */
 		return;
-	st->label = 0;
-	d = now - st->start_ns;
+	k->hard = 0;
+	d = now - k->hard_start_ns;
+	clock_hard_done(k, &k->vec_ns, d);
 	slot = &st->cell[label];
 	c = cell_cached(slot, label, label);
 	if (!c)
 		c = cell_fill(slot, vector_miss(label));
+	recent_add(k, now, d, RECENT_VECTOR, c ? *slot : 0);
 	if (!c)
 		return;
 	cell_record(c, d);

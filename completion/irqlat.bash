@@ -10,7 +10,7 @@ _irqlat()
 		cword=$COMP_CWORD
 	}
 
-	# irqlat's lists (src/client/table.c, cli.c, common/window.c): tests/host/50-top.t fails
+	# irqlat's lists (src/client/table.c, cli.c, common/window.c): tests/host/50-top-help.t fails
 	# when one here differs from what irqlat --help lists
 	local columns="irq name cpus count rate avg p50 p90 p99 p999 max time spurious flags raise99 raisemax"
 	case $prev in
@@ -48,14 +48,14 @@ _irqlat()
 		COMPREPLY=($(compgen -W "$online" -- "$cur"))
 		return
 		;;
-	-n | --iterations | -d | --delay | --since)
+	-n | --iterations | -d | --delay | --since | --max-answer-mb)
 		return
 		;;
 	esac
 
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "--top --batch --iterations --delay --json --window --sort --reverse
-			--output --cpus --follow --since --time --socket --help --version -b -n -d -J -w -s -R -o -C -f -S -h -V" -- "$cur"))
+			--output --cpus --follow --since --time --socket --max-answer-mb --help --version -b -n -d -J -w -s -R -o -C -f -S -h -V" -- "$cur"))
 		return
 	fi
 
@@ -63,24 +63,30 @@ _irqlat()
 	local i sub=
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		top | hist | status | events | detach | attach)
+		top | hist | status | events | detach | attach | why | captures)
 			sub=${words[i]}
 			break
 			;;
-		-w | --window | -s | --sort | -o | --output | -C | --cpus | -S | --socket | -n | --iterations | -d | --delay | --since | --time)
+		-w | --window | -s | --sort | -o | --output | -C | --cpus | -S | --socket | -n | --iterations | -d | --delay | --since | --time | --max-answer-mb)
 			((i++))
 			;;
 		esac
 	done
 	case $sub in
 	"")
-		COMPREPLY=($(compgen -W "top hist status events detach attach" -- "$cur"))
+		COMPREPLY=($(compgen -W "top hist status events detach attach why captures" -- "$cur"))
 		;;
 	detach | attach)
 		# the tracepoints the daemon consumes, as it lists them
 		local tps
 		tps=$(irqlat --top --batch --iterations 1 --json 2>/dev/null | grep -o '"tracepoint":"[^"]*"' | cut -d'"' -f4)
 		COMPREPLY=($(compgen -W "all $tps" -- "$cur"))
+		;;
+	why)
+		# a task by pid or comm, or a CPU (cpuN)
+		local cpus
+		cpus=$(awk '/^cpu[0-9]+ / { print $1 }' /proc/stat 2>/dev/null)
+		COMPREPLY=($(compgen -W "$cpus" -- "$cur"))
 		;;
 	hist)
 		local targets

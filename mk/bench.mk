@@ -1,8 +1,11 @@
 # make bench (as root): the hard-IRQ cost of irqlatd's programs against the clock-only pair,
 # the per-CPU-lookup floor, libbpf-tools hardirqs and bpftrace, side by side under fio load
-# (bench/run.sh, docs/bench.md); then each other kind against its own clock-only programs and
-# the daemon's total BPF time per second (bench/kinds.sh, which run.sh calls). Not part of make check: it is a measurement, it never fails
-# on a missed target; make check builds it (bench-build), so it cannot rot.
+# (bench/run.sh, docs/bench.md); the daemon's start-up, memory and CPU; every program against
+# its clock-only twin with its budget (bench/kinds.sh, rows in bench/kinds.list); hackbench and
+# fio beside irqlatd (bench/workload.sh); the scale model (bench/scale.c); all of it into
+# docs/bench.md's generated section (bench/docs.py). Not part of make check: it is a
+# measurement, it never fails on a missed target (PASS/FAIL lines); make check-host builds
+# it (bench-build), so it cannot rot. A quick run: BENCH_ARGS="--rounds 1 --seconds 3 --hackbench '-g 4 -l 500'".
 # The bench BPF sources live in bench/ with their own rules: the main Makefile builds every
 # bpf/*.bpf.c into the daemon.
 BENCH_BUILD := $(BUILD)/bench
@@ -20,9 +23,8 @@ LADDER_h8 := -DPERCPU -DCELL_THRESHOLD -DCOUNT_DERIVED -DSCHEMA3 -DCPU_ARRAY -DM
 LADDER_h9 := -DPERCPU -DCELL_THRESHOLD -DCOUNT_DERIVED -DSCHEMA3 -DCPU_ARRAY -DSLOT_START
 LADDER := h0 h1 h2 h3 h4 h5 h6 h7 h8 h9
 
-BENCH_OBJS := $(BENCH_BUILD)/clock.bpf.o $(BENCH_BUILD)/floor.bpf.o \
-	      $(BENCH_BUILD)/softirq-clock.bpf.o $(BENCH_BUILD)/vector-clock.bpf.o $(BENCH_BUILD)/timer-clock.bpf.o \
-	      $(BENCH_BUILD)/threaded-clock.bpf.o \
+# every bench/*.bpf.c (a new twin for bench/kinds.list needs no edit here) but the ladder's source
+BENCH_OBJS := $(patsubst bench/%.bpf.c,$(BENCH_BUILD)/%.bpf.o,$(filter-out bench/hotpath.bpf.c,$(wildcard bench/*.bpf.c))) \
 	      $(patsubst %,$(BENCH_BUILD)/hotpath-%.bpf.o,$(LADDER))
 
 $(BENCH_BUILD)/.dir:
@@ -41,8 +43,9 @@ $(BENCH_BUILD)/irqlat-bench-ipi: tests/host/helpers/ipi-load.c | $(BENCH_BUILD)/
 $(BENCH_BUILD)/irqlat-bench-load: bench/load.c bpf/irqlat_abi.h | $(BENCH_BUILD)/.dir
 	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $< -o $@ $(DAEMON_LDLIBS)
 
-# the daemon at scale: the real collector and answers over synthetic cells (bench/scale.c)
-$(BENCH_BUILD)/irqlat-bench-scale: bench/scale.c tests/unit/daemon/fake_bpf.h $(call obj,$(LIB_SRCS)) | $(BENCH_BUILD)/.dir
+# the daemon at scale: the real collector and answers over synthetic cells (bench/scale.c,
+# with the unit tests' fake BPF maps)
+$(BENCH_BUILD)/irqlat-bench-scale: bench/scale.c $(UNIT_HDRS) $(call obj,$(LIB_SRCS)) | $(BENCH_BUILD)/.dir
 	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $< $(call obj,$(LIB_SRCS)) -o $@ $(DAEMON_LDLIBS) $(CLIENT_LDLIBS)
 
 bench-build: all $(BENCH_OBJS) $(BENCH_BUILD)/irqlat-bench-load $(BENCH_BUILD)/irqlat-bench-scale $(BENCH_BUILD)/irqlat-bench-ipi
@@ -50,12 +53,17 @@ bench-build: all $(BENCH_OBJS) $(BENCH_BUILD)/irqlat-bench-load $(BENCH_BUILD)/i
 bench: test-deps
 	@$(MAKE) --no-print-directory bench-build
 	BUILD=$(BUILD) bench/run.sh $(BENCH_ARGS)
-	$(BENCH_BUILD)/irqlat-bench-scale | tee -a $(BENCH_BUILD)/results.txt
 
 bench-scale: $(BENCH_BUILD)/irqlat-bench-scale
 	$(BENCH_BUILD)/irqlat-bench-scale
 
-.PHONY: bench-build bench-scale
+# make bench-fair (as root; BASE=DIR compares another build in the same run): the ring
+# buffer's drops and irqlat status's latency under fio with a 1 us threshold, with and without
+# 16 pipelining clients (bench/fair-turns.sh, docs/bench.md)
+bench-fair: all
+	BUILD=$(BUILD) BASE=$(BASE) bench/fair-turns.sh $(FAIR_ARGS)
+
+.PHONY: bench bench-build bench-scale bench-fair
 
 # make bench-soak (as root; SOAK_ARGS="--minutes 10"): irqlatd for 30 minutes under fio with
 # clients polling and subscribing, the slopes of its RSS, descriptors and CPU time

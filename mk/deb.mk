@@ -1,5 +1,7 @@
-# The Debian package (debian/, docs/packaging.md).
-#   make deb     $(BUILD)/deb/irqlatd_<version>_<arch>.deb, with dpkg-buildpackage -b -us -uc
+# make deb: the Debian package (debian/, docs/packaging.md),
+# $(BUILD)/deb/irqlatd_<version>_<arch>.deb, with dpkg-buildpackage -b -us -uc. make check-host
+# builds it (tests/host/70-deb.t lints it and checks its contents), and so does make check-vm
+# (the systemd guest installs it).
 # dpkg-buildpackage writes into debian/ and into the parent folder, so it runs on a copy of
 # the tree in $(BUILD)/deb/src/: the source tree and its parent get nothing. The copy holds
 # what git would commit (tracked and untracked files, less the ignored ones), so uncommitted
@@ -28,11 +30,6 @@ $(DEB): $(DEB_SRCS) | deb-deps
 		{ tail -n 30 ../../build.log; echo "make deb: dpkg-buildpackage failed (log: $(DEB_DIR)/build.log)" >&2; exit 1; }
 	mv $(DEB_DIR)/src/*.deb $(DEB_DIR)/src/*.changes $(DEB_DIR)/src/*.buildinfo $(DEB_DIR)/
 	@[ -f $@ ] || { ls $(DEB_DIR); echo "make deb: dpkg-buildpackage made no $@" >&2; exit 1; }
-
-# the host test lints it and checks its contents; the systemd guest installs it
-check-host: $(DEB)
-check-vm: $(DEB)
-check-vm: export IRQLATD_DEB := $(abspath $(DEB))
 
 .PHONY: deb deb-deps
 

@@ -5,7 +5,8 @@
 #   make fuzz [FUZZ_SECONDS=60] [FUZZERS="request config"]   each harness for that long
 #   make fuzz-merge        what the runs found that adds coverage, into the kept corpora
 # make check-host runs each for FUZZ_CHECK_SECONDS (10; 0: only the kept corpus once), so a
-# crash fails CI. What a run finds stays in $(BUILD)/fuzz/corpus/NAME/ (the kept corpus is
+# crash fails CI (fuzz-check; not with SANITIZE=1, whose run has had its fuzzing in the plain
+# one). What a run finds stays in $(BUILD)/fuzz/corpus/NAME/ (the kept corpus is
 # only read), a crash in $(BUILD)/fuzz/crash/.
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
@@ -25,7 +26,7 @@ $(FUZZ_BUILD)/obj/%.o: src/%.c $(SKELS) $(PROTO_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 
-$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h tests/unit/daemon/*.h) $(FUZZ_OBJS)
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(UNIT_HDRS) $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_OBJS) -o $@ $(DAEMON_LDLIBS) $(CLIENT_LDLIBS)
 
 -include $(FUZZ_OBJS:.o=.d)
@@ -44,10 +45,5 @@ fuzz-check: fuzz-build
 
 fuzz-merge: fuzz-build
 	tests/fuzz/run --merge $(FUZZ_BUILD) 0 $(FUZZERS)
-
-# the sanitized run (mk/sanitize.mk) has had its fuzzing in the plain one
-ifeq ($(SANITIZE),)
-check-host: fuzz-check
-endif
 
 .PHONY: fuzz fuzz-build fuzz-check fuzz-merge fuzz-deps

@@ -5,15 +5,18 @@
 #include <string.h>
 #include <time.h>
 #include "cli.h"
+#include "conn.h"
 #include "common/cpulist.h"
 #include "common/macro.h"
 #include "common/util.h"
 #include "common/window.h"
 #include "table.h"
+#include "why.h"
 
 static const char *const commands[] = {
 	[CMD_TOP] = "top", [CMD_HIST] = "hist", [CMD_STATUS] = "status",
-	[CMD_EVENTS] = "events", [CMD_DETACH] = "detach", [CMD_ATTACH] = "attach",
+	[CMD_EVENTS] = "events", [CMD_DETACH] = "detach", [CMD_ATTACH] = "attach", [CMD_WHY] = "why",
+	[CMD_CAPTURES] = "captures",
 };
 
 static int command_of(const char *s)
@@ -43,9 +46,14 @@ static void usage(FILE *f)
 		"                                         (-n the last N, --since), or as they come (-f)\n"
 		"       irqlat detach SYSTEM:EVENT|all    stop consuming a tracepoint, so its module can\n"
 		"                                         be unloaded (root); re-attached on reload\n"
-		"       irqlat attach SYSTEM:EVENT|all    consume a detached tracepoint again (root)\n\n"
+		"       irqlat attach SYSTEM:EVENT|all    consume a detached tracepoint again (root)\n"
+		"       irqlat why [PID|COMM|cpuN]        why the recent late wake-ups, threaded IRQs and\n"
+		"                                         timers were late: each wait's parts (-n the last N)\n\n"
+		"       irqlat captures [-J]              the outliers' captures the trace action saved\n"
+		"                                         (KIND-on-threshold=trace): time, kind, CPU,\n"
+		"                                         latency, size and file\n\n"
 		"  -b, --batch            text snapshots one after another instead of the screen (top -b)\n"
-		"  -n, --iterations N     stop after N snapshots or screen refreshes; events: the last N\n"
+		"  -n, --iterations N     stop after N snapshots or screen refreshes; events, why: the last N\n"
 		"                         (with -f: stop after N); hist and status: repeat N times\n"
 		"                         (default: top until interrupted, else once)\n"
 		"  -d, --delay SECS       seconds between snapshots and screen refreshes (default 1)\n"
@@ -57,8 +65,10 @@ static void usage(FILE *f)
 		"  -R, --reverse          reverse the sort\n"
 		"  -o, --output COLS      columns, comma-separated, from: %s\n"
 		"                         (text and screen; JSON has every field)\n"
-		"  -C, --cpus LIST        only handlers that ran on these CPUs (0-3,8), each with a\n"
-		"                         line per CPU of LIST; JSON: only those handlers\n"
+		"  -C, --cpus LIST        these CPUs (0-3,8) alone: what ran there, every figure\n"
+		"                         (count, rate, percentiles, max) of those CPUs' own, each\n"
+		"                         with a line per CPU of LIST; a CPU the machine lacks is\n"
+		"                         a bad command line\n"
 		"  -f, --follow           events: keep printing as events arrive (after those --since\n"
 		"                         selects, when given)\n"
 		"      --since WHEN       events: from WHEN on: 30s, 5m, 2h (that long ago), @EPOCH,\n"
@@ -66,6 +76,7 @@ static void usage(FILE *f)
 		"      --time CLOCK       events: the time column in mono (default, ftrace's mono\n"
 		"                         clock), boot (CLOCK_BOOTTIME) or wall (local date and time)\n"
 		"  -S, --socket PATH      the daemon's socket (default " DEFAULT_SOCKET ")\n"
+		"      --max-answer-mb N  read answers of at most N MiB, 1 to 4096 (default %d)\n"
 		"  -h, --help             show this help\n"
 		"  -V, --version          show the version\n\n"
 		"Keys on the screen: %s sort by %s;\n"
@@ -73,10 +84,31 @@ static void usage(FILE *f)
 		"q quit.\n"
 		"NO_COLOR set: no colours.\n\n"
 		"Exit status: 0 success, 1 daemon not reachable or refused the request, 2 bad command line.\n",
-		sorts, columns, keys, sort_list);
+		sorts, columns, CONN_MAX_ANSWER_MB, keys, sort_list);
 }
 
-enum { OPT_SINCE = 256, OPT_TIME };
+enum { OPT_SINCE = 256, OPT_TIME, OPT_MAX_ANSWER_MB };
+
+const char *cli_possible_cpus = CLI_POSSIBLE_CPUS;
+
+int cli_cpus_exist(const char *list, char *why, size_t n)
+{
+	char possible[256] = "";
+	unsigned missing = 0;
+	FILE *f = fopen(cli_possible_cpus, "re");
+
+	/* unreadable: the daemon, which knows its CPUs, says so instead */
+	if (!f)
+		return 0;
+	if (!fgets(possible, sizeof(possible), f))
+		possible[0] = 0;
+	fclose(f);
+	if (cpulist_within(list, possible, &missing) != -ERANGE)
+		return 0;
+	possible[strcspn(possible, "\n")] = 0;
+	snprintf(why, n, "CPU %u does not exist: this machine's CPUs are %s", missing, possible);
+	return -ERANGE;
+}
 
 /* "30s", "500ms", "5m", "2h", "1d": ns, or -EINVAL */
 static int parse_ago(const char *s, uint64_t *ns)
@@ -158,12 +190,14 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 		{ "socket", required_argument, NULL, 'S' },
 		{ "since", required_argument, NULL, OPT_SINCE },
 		{ "time", required_argument, NULL, OPT_TIME },
+		{ "max-answer-mb", required_argument, NULL, OPT_MAX_ANSWER_MB },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
 	};
 	static const char shortopts[] = ":tbn:d:Jw:s:Ro:C:fS:hV";
 	enum window w;
+	char why[160];
 	uint64_t v;
 	char *end;
 	int o;
@@ -172,6 +206,7 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 	c->cmd = CMD_TOP;
 	c->delay_s = 1;
 	c->socket_path = DEFAULT_SOCKET;
+	c->max_answer_mb = CONN_MAX_ANSWER_MB;
 	c->window = window_name(WINDOW_10S);
 	c->sort = SORT_DEFAULT;
 	optind = 0;
@@ -193,6 +228,7 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 			c->delay_s = strtod(optarg, &end);
 			if (*end || end == optarg || !(c->delay_s >= 0.05 && c->delay_s <= 3600))
 				return fail_line(err, "irqlat", "--delay takes seconds from 0.05 to 3600, not '%s'", optarg);
+			c->delay_given = 1;
 			break;
 		case 'J':
 			c->json = 1;
@@ -222,6 +258,8 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 		case 'C':
 			if (cpulist_check(optarg) < 0 || cpulist_empty(optarg) || strlen(optarg) > CLI_CPUS_MAX)
 				return fail_line(err, "irqlat", "--cpus takes a CPU list such as 1 or 0-3,8 (at most %d characters), not '%s'", CLI_CPUS_MAX, optarg);
+			if (cli_cpus_exist(optarg, why, sizeof(why)) < 0)
+				return fail_line(err, "irqlat", "%s", why);
 			c->cpus = optarg;
 			break;
 		case 'f':
@@ -240,6 +278,11 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 						 "'YYYY-MM-DD HH:MM[:SS]' or HH:MM[:SS], not '%s'", optarg);
 			break;
 		}
+		case OPT_MAX_ANSWER_MB:
+			if (parse_u64(optarg, 1, 4096, &v) < 0)
+				return fail_line(err, "irqlat", "--max-answer-mb takes a whole number of MiB from 1 to 4096, not '%s'", optarg);
+			c->max_answer_mb = (unsigned)v;
+			break;
 		case OPT_TIME:
 			if (ev_clock_parse(optarg, &c->clock) < 0)
 				return fail_line(err, "irqlat", "--time takes mono, boot or wall, not '%s'", optarg);
@@ -270,8 +313,16 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 			return fail_line(err, "irqlat", "unknown command '%s': use %s", sub, names);
 		}
 		c->cmd = (enum cli_cmd)cmd;
-		if ((c->cmd == CMD_HIST || c->cmd == CMD_DETACH || c->cmd == CMD_ATTACH) && optind < argc)
+		if ((c->cmd == CMD_HIST || c->cmd == CMD_DETACH || c->cmd == CMD_ATTACH || c->cmd == CMD_WHY) && optind < argc)
 			c->target = argv[optind++];
+		if (c->cmd == CMD_WHY && c->target) {
+			const char *why = NULL;
+			json_object *req = why_client_request(c->target, 0, &why);
+
+			if (!req)
+				return fail_line(err, "irqlat", "why takes a pid, a comm or cpuN, not '%s': %s", c->target, why);
+			json_object_put(req);
+		}
 		if ((c->cmd == CMD_DETACH || c->cmd == CMD_ATTACH) && !c->target)
 			return fail_line(err, "irqlat", "%s needs a tracepoint: SYSTEM:EVENT (e.g. silly:me_silly) or all", sub);
 	}

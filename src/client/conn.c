@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,12 +23,20 @@ json_object *conn_new_request(const char *cmd, const char *window)
 	return req;
 }
 
-int conn_open(struct irqlat_conn *c, const char *path)
+void conn_add_cpus(json_object *req, const char *cpus)
+{
+	if (cpus && *cpus)
+		json_object_object_add(req, "cpus", json_object_new_string(cpus));
+}
+
+int conn_open(struct irqlat_conn *c, const char *path, size_t max_answer)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	_cleanup_close_ int fd = -1;
 
-	*c = (struct irqlat_conn)IRQLAT_CONN_NULL;
+	conn_close(c);
+	c->path = path;
+	c->max_answer = max_answer;
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return -ENAMETOOLONG;
 	strcpy(sa.sun_path, path);
@@ -51,7 +60,7 @@ void conn_close(struct irqlat_conn *c)
 	if (c->fd >= 0)
 		close(c->fd);
 	free(c->buf);
-	*c = (struct irqlat_conn)IRQLAT_CONN_NULL;
+	*c = (struct irqlat_conn){ .fd = -1, .path = c->path, .max_answer = c->max_answer };
 }
 
 int conn_send(struct irqlat_conn *c, json_object *req)
@@ -77,33 +86,49 @@ int conn_send(struct irqlat_conn *c, json_object *req)
 	return 0;
 }
 
-/* Takes one whole line out of the buffer, if there is one: 1 when *ret was set */
-static int take_line(struct irqlat_conn *c, json_object **ret)
+int conn_take_line(char *buf, size_t *len, json_object **ret)
 {
-	char *nl = c->len ? memchr(c->buf, '\n', c->len) : NULL;
+	char *nl = *len ? memchr(buf, '\n', *len) : NULL;
+	struct json_tokener *tok;
 	size_t n;
 
 	if (!nl)
 		return 0;
-	n = (size_t)(nl - c->buf);
-	*nl = 0;
-	*ret = json_tokener_parse(c->buf);
-	memmove(c->buf, nl + 1, c->len - n - 1);
-	c->len -= n + 1;
+	n = (size_t)(nl - buf);
+	*ret = NULL;
+	/* one object, the whole line: a NUL or anything after it is not the daemon's JSON */
+	tok = n <= INT_MAX ? json_tokener_new() : NULL;
+	if (tok) {
+		*ret = json_tokener_parse_ex(tok, buf, (int)n);
+		if (*ret && (json_tokener_get_error(tok) != json_tokener_success || json_tokener_get_parse_end(tok) != n ||
+			     !json_object_is_type(*ret, json_type_object))) {
+			json_object_put(*ret);
+			*ret = NULL;
+		}
+		json_tokener_free(tok);
+	}
+	memmove(buf, nl + 1, *len - n - 1);
+	*len -= n + 1;
 	return *ret ? 1 : -EBADMSG;
 }
 
 int conn_read(struct irqlat_conn *c, int timeout_ms, json_object **ret)
 {
 	for (;;) {
-		int r = take_line(c, ret);
+		int r = conn_take_line(c->buf, &c->len, ret);
 
 		if (r != 0)
 			return r < 0 ? r : 0;
+		/* no newline in max_answer bytes: whatever sends it, it is not read further */
+		if (c->len > c->max_answer)
+			return -EMSGSIZE;
 		if (c->len + 65536 > c->cap) {
 			size_t cap = c->cap ? c->cap * 2 : 131072;
-			char *p = realloc(c->buf, cap);
+			char *p;
 
+			if (cap > c->max_answer + 65536)
+				cap = c->max_answer + 65536;
+			p = realloc(c->buf, cap);
 			if (!p)
 				return -ENOMEM;
 			c->buf = p;
@@ -119,7 +144,7 @@ int conn_read(struct irqlat_conn *c, int timeout_ms, json_object **ret)
 				continue;
 			return -errno;
 		}
-		ssize_t n = read(c->fd, c->buf + c->len, c->cap - c->len - 1);
+		ssize_t n = read(c->fd, c->buf + c->len, c->cap - c->len);
 
 		if (n == 0)
 			return -ECONNRESET;
@@ -132,6 +157,26 @@ int conn_read(struct irqlat_conn *c, int timeout_ms, json_object **ret)
 	}
 }
 
+/* How long to wait for the line of a daemon that closed the connection: it is sent before the
+ * close, so it is there already when it was sent at all */
+#define CLOSING_LINE_MS 100
+
+/* One request and its answer (or the daemon's closing line) in *ret */
+static int request_once(struct irqlat_conn *c, json_object *req, int timeout_ms, json_object **ret)
+{
+	int r = conn_send(c, req);
+
+	if (r == -EPIPE || r == -ECONNRESET) {
+		/* closed by the daemon: it said why, before closing */
+		if (conn_read(c, CLOSING_LINE_MS, ret) == 0)
+			return 0;
+		return r;
+	}
+	if (r < 0)
+		return r;
+	return conn_read(c, timeout_ms, ret);
+}
+
 int conn_request(struct irqlat_conn *c, json_object *req, int timeout_ms, json_object **ret)
 {
 	_cleanup_json_ json_object *resp = NULL;
@@ -139,10 +184,19 @@ int conn_request(struct irqlat_conn *c, json_object *req, int timeout_ms, json_o
 	int r;
 
 	c->refusal[0] = 0;
-	r = conn_send(c, req);
-	if (r < 0)
-		return r;
-	r = conn_read(c, timeout_ms, &resp);
+	r = request_once(c, req, timeout_ms, &resp);
+	if (r == 0 && json_object_object_get_ex(resp, JSON_CLOSED, NULL)) {
+		const char *why = json_get_str(resp, JSON_CLOSED, "");
+
+		/* this connection had waited too long for a request of ours: a new one is not idle */
+		if (!strcmp(why, JSON_CLOSED_IDLE) || !strcmp(why, JSON_CLOSED_EVICTED)) {
+			json_object_put(TAKE_PTR(resp));
+			r = conn_open(c, c->path, c->max_answer);
+			if (r < 0)
+				return r;
+			r = request_once(c, req, timeout_ms, &resp);
+		}
+	}
 	if (r < 0)
 		return r;
 	if (json_object_object_get_ex(resp, "ok", &ok) && !json_object_get_boolean(ok)) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
 #include "cpuline.h"
+#include "fmt.h"
 #include "common/cpulist.h"
 #include "common/json.h"
 

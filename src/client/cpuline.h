@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <json-c/json.h>
-#include "table.h"
+#include "rows.h"
 
 /* Fills r->cpus ("0,1!") and adds FLAG_ISOLATED / FLAG_AFFINITY to r->flags, from the
  * handler object h of the summary. */

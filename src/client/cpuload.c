@@ -2,6 +2,7 @@
 #include <string.h>
 #include "cpuload.h"
 #include "common/json.h"
+#include "common/kinds/kind.h"
 
 /* "12.5" "1.25" "0.12" "<.01": a share in percent, as narrow as the column */
 static void fmt_share(char *buf, size_t len, double share)
@@ -39,9 +40,11 @@ static void put_line(FILE *f, const char *line, int width)
 
 void cpuload_print(FILE *f, json_object *summary, int width)
 {
-	static const char *const classes[] = { "hardirq", "vector", "softirq" };
+	enum lat_kind classes[KINDS];	/* the kinds whose runs take CPU time, in their order */
+	unsigned n = kind_cpu_load_classes(classes);
 	json_object *load;
 	char line[512];
+	size_t off;
 
 	if (!json_object_object_get_ex(summary, "cpu_load", &load) || !json_object_is_type(load, json_type_array) ||
 	    !json_object_array_length(load))
@@ -50,17 +53,26 @@ void cpuload_print(FILE *f, json_object *summary, int width)
 	snprintf(line, sizeof(line), "CPU load over the last %s: %% of each CPU's time in interrupts, and the worst "
 		 "source of each (softirqs include the hard IRQs that interrupt them)", json_get_str(summary, "window", "?"));
 	put_line(f, line, width);
-	snprintf(line, sizeof(line), "%-5s %8s %8s %8s %7s  %-26s %-12s %-14s %s", "CPU", "HARDIRQ%", "VECTOR%",
-		 "SOFTIRQ%", "TOTAL%", "WORST HANDLER  %", "VECTOR  %", "SOFTIRQ  %", "MARKS");
+	/* CPU, each class's share, the total, each class's worst source, the marks */
+	off = (size_t)snprintf(line, sizeof(line), "%-5s", "CPU");
+	for (unsigned k = 0; k < n && off < sizeof(line); k++)
+		off += (size_t)snprintf(line + off, sizeof(line) - off, " %8s", kind_get(classes[k])->cpu_load.header);
+	if (off < sizeof(line))
+		off += (size_t)snprintf(line + off, sizeof(line) - off, " %7s ", "TOTAL%");
+	for (unsigned k = 0; k < n && off < sizeof(line); k++)
+		off += (size_t)snprintf(line + off, sizeof(line) - off, " %-*s", kind_get(classes[k])->cpu_load.worst_width,
+					kind_get(classes[k])->cpu_load.worst);
+	if (off < sizeof(line))
+		snprintf(line + off, sizeof(line) - off, " %s", "MARKS");
 	put_line(f, line, width);
 	for (size_t i = 0; i < json_object_array_length(load); i++) {
 		json_object *c = json_object_array_get_idx(load, i), *v;
-		char share[3][16], total[16], worst[3][64], key[32], marks[24] = "";
+		char share[KINDS][16], total[16], worst[KINDS][64], key[32], marks[24] = "";
 
-		for (int k = 0; k < 3; k++) {
-			snprintf(key, sizeof(key), "%s_share", classes[k]);
+		for (unsigned k = 0; k < n; k++) {
+			snprintf(key, sizeof(key), "%s_share", kind_get(classes[k])->name);
 			fmt_share(share[k], sizeof(share[k]), json_get_double(c, key, 0));
-			snprintf(key, sizeof(key), "%s_worst", classes[k]);
+			snprintf(key, sizeof(key), "%s_worst", kind_get(classes[k])->name);
 			fmt_source(worst[k], sizeof(worst[k]), json_object_object_get_ex(c, key, &v) ? v : NULL);
 		}
 		fmt_share(total, sizeof(total), json_get_double(c, "total_share", 0));
@@ -69,8 +81,16 @@ void cpuload_print(FILE *f, json_object *summary, int width)
 		if (json_object_object_get_ex(c, "nohz_full", &v) && json_object_get_boolean(v))
 			strcat(marks, "nohz_full");
 		/* "cpu1", not a number first: a row of the handlers' table starts with its IRQ number */
-		snprintf(line, sizeof(line), "cpu%-2d %8s %8s %8s %7s  %-26s %-12s %-14s %s", (int)json_get_i64(c, "cpu", -1),
-			 share[0], share[1], share[2], total, worst[0], worst[1], worst[2], marks);
+		off = (size_t)snprintf(line, sizeof(line), "cpu%-2d", (int)json_get_i64(c, "cpu", -1));
+		for (unsigned k = 0; k < n && off < sizeof(line); k++)
+			off += (size_t)snprintf(line + off, sizeof(line) - off, " %8s", share[k]);
+		if (off < sizeof(line))
+			off += (size_t)snprintf(line + off, sizeof(line) - off, " %7s ", total);
+		for (unsigned k = 0; k < n && off < sizeof(line); k++)
+			off += (size_t)snprintf(line + off, sizeof(line) - off, " %-*s", kind_get(classes[k])->cpu_load.worst_width,
+						worst[k]);
+		if (off < sizeof(line))
+			snprintf(line + off, sizeof(line) - off, " %s", marks);
 		put_line(f, line, width);
 	}
 }

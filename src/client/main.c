@@ -10,18 +10,24 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "captures.h"
 #include "cli.h"
 #include "conn.h"
 #include "cpuload.h"
+#include "firstlines.h"
 #include "cpuline.h"
+#include "escape.h"
 #include "notes.h"
 #include "status.h"
 #include "stop.h"
 #include "table.h"
 #include "tptable.h"
 #include "top.h"
+#include "why.h"
 #include "common/evline.h"
 #include "common/json.h"
+#include "common/kinds/kind.h"
+#include "common/template.h"
 #include "common/util.h"
 
 #define REQUEST_TIMEOUT_MS 5000
@@ -33,6 +39,18 @@ static void print_json_line(json_object *o)
 	fflush(stdout);
 }
 
+/* What went wrong reading from the daemon, in one line */
+static void read_error(const struct irqlat_conn *conn, int r)
+{
+	if (r == -EMSGSIZE)
+		fprintf(stderr, "irqlat: the answer from %s is longer than %zu MiB (--max-answer-mb): not read\n", conn->path,
+			conn->max_answer >> 20);
+	else if (r == -EBADMSG)
+		fprintf(stderr, "irqlat: %s answered a line that is not one JSON object: is irqlatd what listens there?\n", conn->path);
+	else
+		fprintf(stderr, "irqlat: lost the connection to irqlatd: %s\n", strerror(-r));
+}
+
 /* The request of a one-shot command and its answer in *ret; says once what went wrong. */
 static int ask(struct irqlat_conn *conn, json_object *req, json_object **ret)
 {
@@ -42,10 +60,12 @@ static int ask(struct irqlat_conn *conn, json_object *req, json_object **ret)
 		if (conn->refusal[0])
 			fprintf(stderr, "irqlat: irqlatd says: %s\n", conn->refusal);
 	} else if (r < 0) {
-		fprintf(stderr, "irqlat: lost the connection to irqlatd: %s\n", strerror(-r));
+		read_error(conn, r);
 	}
 	return r;
 }
+
+#define FIRST_CPUS_BATCH 64	/* CPU lines of a snapshot at most: then "... N more" */
 
 static void print_header(json_object *s, const struct row *rows, int nrows, const enum column *cols, int ncols)
 {
@@ -61,6 +81,13 @@ static void print_header(json_object *s, const struct row *rows, int nrows, cons
 		printf(", cost %.0f ns/IRQ " COST_MEANING "\n", json_get_double(bpf, "ns_per_irq", 0));
 	else
 		printf(", cost n/a (sysctl kernel.bpf_stats_enabled=1)\n");
+	{	/* what answers first: the worst of every view, each CPU */
+		char first[1 + FIRST_CPUS_BATCH][FIRSTLINE_LEN];
+		int nfirst = first_lines(s, first, 1 + FIRST_CPUS_BATCH);
+
+		for (int i = 0; i < nfirst; i++)
+			printf("%s\n", first[i]);
+	}
 	notes_collect(&notes, s, rows, nrows, cols, ncols);
 	for (int i = 0; i < notes.n; i++)
 		printf("%s\n", notes.line[i]);
@@ -87,14 +114,15 @@ static void keep_on_cpus(struct row *rows, int *n, json_object *s, const char *c
 	*n = kept;
 }
 
-/* The softirq and vector sections under the handlers: their default columns, the same sort */
+/* The other kinds' sections under the handlers (softirqs, vectors, ...): their default
+ * columns, the same sort */
 static int print_sections(json_object *s, const struct cli *c)
 {
-	for (int src = SRC_SOFTIRQS; src < SRC_COUNT_; src++) {
+	for (enum lat_kind src = kind_next_table(KIND_HARDIRQ); src != KIND_HARDIRQ; src = kind_next_table(src)) {
 		_cleanup_free_ struct row *rows = NULL;
 		enum column cols[COL_COUNT_];
-		int ncols = table_source_columns((enum table_source)src, false, cols, COL_COUNT_);
-		int n = table_rows_of(s, (enum table_source)src, &rows);
+		int ncols = table_source_columns(src, false, cols, COL_COUNT_);
+		int n = table_rows_of(s, src, &rows);
 
 		if (n < 0) {
 			fprintf(stderr, "irqlat: %s\n", strerror(-n));
@@ -104,7 +132,7 @@ static int print_sections(json_object *s, const struct cli *c)
 		if (!n)
 			continue;
 		table_sort(rows, n, (enum sort_key)table_sort_key(c->sort), c->reverse);
-		printf("\n%s\n", source_defs[src].title);
+		printf("\n%s\n", kind_get(src)->table.title);
 		table_print(stdout, s, rows, n, cols, ncols, c->cpus);
 	}
 	return 0;
@@ -137,9 +165,10 @@ static int print_snapshot(json_object *s, const struct cli *c, const enum column
  * one whole, all its CPUs, so its counts still add up) */
 static void json_keep_on_cpus(json_object *s, const char *cpus)
 {
+	const char *key = kind_get(KIND_HARDIRQ)->table.array;
 	json_object *irqs, *kept;
 
-	if (!cpus || !json_object_object_get_ex(s, "irqs", &irqs) || !json_object_is_type(irqs, json_type_array))
+	if (!cpus || !json_object_object_get_ex(s, key, &irqs) || !json_object_is_type(irqs, json_type_array))
 		return;
 	kept = json_object_new_array();
 	for (size_t i = 0; i < json_object_array_length(irqs); i++) {
@@ -148,17 +177,20 @@ static void json_keep_on_cpus(json_object *s, const char *cpus)
 		if (cpuline_ran_on(h, cpus))
 			json_object_array_add(kept, json_object_get(h));
 	}
-	json_object_object_add(s, "irqs", kept);
+	json_object_object_add(s, key, kept);
 }
 
 static int cmd_top_batch(struct irqlat_conn *conn, const struct cli *c)
 {
 	enum column cols[COL_COUNT_];
 	int ncols = table_columns(c->columns, false, cols, COL_COUNT_);
+	uint64_t last_end = 0;
 
 	for (long i = 0; !stop_requested() && (!c->iterations || i < c->iterations); i++) {
 		_cleanup_json_ json_object *req = conn_new_request("summary", c->window), *s = NULL;
 		int r;
+
+		conn_add_cpus(req, c->cpus);
 
 		if (i)
 			sleep_s(c->delay_s);
@@ -167,12 +199,26 @@ static int cmd_top_batch(struct irqlat_conn *conn, const struct cli *c)
 		r = ask(conn, req, &s);
 		if (r < 0)
 			return r;
+		/* with -d raised to the daemon's interval, a tick a little late would give the last
+		 * snapshot again: wait for the next one (40 x 50 ms at most) */
+		for (int k = 0; c->delay_asked_s > 0 && i && k < 40 && !stop_requested() &&
+				json_get_u64(s, "snapshot_end_ns", 0) == last_end; k++) {
+			json_object_put(s);
+			s = NULL;
+			sleep_s(0.05);
+			r = ask(conn, req, &s);
+			if (r < 0)
+				return r;
+		}
+		last_end = json_get_u64(s, "snapshot_end_ns", 0);
 		if (c->json) {
 			json_keep_on_cpus(s, c->cpus);
 			print_json_line(s);
-		} else if ((r = print_snapshot(s, c, cols, ncols, i == 0)) < 0) {
-			return r;
+			continue;
 		}
+		answer_escape(s);
+		if ((r = print_snapshot(s, c, cols, ncols, i == 0)) < 0)
+			return r;
 	}
 	return 0;
 }
@@ -224,81 +270,52 @@ static void print_hist(json_object *h, const char *title, const char *noun, cons
 	}
 }
 
-/* Every histogram of a hist answer: handlers, softirq vectors (run time, then raise-to-run
- * latency), vector interrupts, timer functions, tasks' wake-ups, threaded IRQs (wake-to-run,
- * then the thread handler's run time). The number printed. */
+/* Every histogram of a hist answer: each kind's table in the kind table's order (handlers,
+ * softirq vectors, vector interrupts, timer functions, tasks' wake-ups, threaded IRQs), and in
+ * an element the histogram of each kind in it (a softirq's run time, then its raise-to-run
+ * latency). The number of elements printed. */
 static size_t print_hists(json_object *s)
 {
-	json_object *arr;
 	size_t shown = 0;
-	char title[96];
+	char title[96], count_key[64];
 
-	if (json_object_object_get_ex(s, "irqs", &arr))
-		for (size_t i = 0; i < json_object_array_length(arr); i++, shown++) {
-			json_object *h = json_object_array_get_idx(arr, i);
+	for (unsigned k = 0; k < KINDS; k++) {
+		json_object *arr = kind_has_table(k) ? table_source_array(s, k) : NULL;
 
-			snprintf(title, sizeof(title), "IRQ %d (%s)", (int)json_get_i64(h, "irq", -1),
-				 json_get_str(h, "name", "?"));
-			if (shown)
-				putchar('\n');
-			print_hist(h, title, "runs", "window_count", "");
-		}
-	if (json_object_object_get_ex(s, "softirqs", &arr))
-		for (size_t i = 0; i < json_object_array_length(arr); i++, shown++) {
+		for (size_t i = 0; arr && i < json_object_array_length(arr); i++, shown++) {
 			json_object *h = json_object_array_get_idx(arr, i);
 
 			if (shown)
 				putchar('\n');
-			snprintf(title, sizeof(title), "softirq %s", json_get_str(h, "vector", "?"));
-			print_hist(h, title, "runs", "window_count", "run_");
-			snprintf(title, sizeof(title), "softirq %s raise-to-run latency", json_get_str(h, "vector", "?"));
-			print_hist(h, title, "raises", "raise_window_count", "raise_");
-		}
-	if (json_object_object_get_ex(s, "vectors", &arr))
-		for (size_t i = 0; i < json_object_array_length(arr); i++, shown++) {
-			json_object *h = json_object_array_get_idx(arr, i);
+			for (unsigned j = 0; j < KINDS; j++) {
+				const struct kind_desc *d = kind_get(j);
 
-			if (shown)
-				putchar('\n');
-			snprintf(title, sizeof(title), "vector %s", json_get_str(h, "name", "?"));
-			print_hist(h, title, "runs", "window_count", "");
+				if (d->join != k || !d->hist_title)
+					continue;
+				tmpl_render(title, sizeof(title), d->hist_title, h);
+				/* a kind that joins another's element has its counts under its prefix */
+				snprintf(count_key, sizeof(count_key), "%swindow_count", j == k ? "" : d->prefix);
+				print_hist(h, title, d->count_noun, count_key, d->prefix);
+			}
 		}
-	json_object *timers = NULL;
-	bool has_timers = json_object_object_get_ex(s, "timers", &timers);
-
-	if (has_timers && json_object_object_get_ex(timers, "classes", &arr))
-		for (size_t i = 0; i < json_object_array_length(arr); i++, shown++) {
-			json_object *h = json_object_array_get_idx(arr, i);
-
-			if (shown)
-				putchar('\n');
-			snprintf(title, sizeof(title), "timer %s (%s)", json_get_str(h, "function", "?"), json_get_str(h, "class", "?"));
-			print_hist(h, title, "expiries", "window_count", "lateness_");
-		}
-	if (has_timers && json_object_object_get_ex(timers, "wakeups", &arr))
-		for (size_t i = 0; i < json_object_array_length(arr); i++, shown++) {
-			json_object *h = json_object_array_get_idx(arr, i);
-
-			if (shown)
-				putchar('\n');
-			snprintf(title, sizeof(title), "task %d (%s) wake-up latency", (int)json_get_i64(h, "pid", 0),
-				 json_get_str(h, "comm", "?"));
-			print_hist(h, title, "wake-ups", "window_count", "latency_");
-		}
-	if (json_object_object_get_ex(s, "threaded", &arr))
-		for (size_t i = 0; i < json_object_array_length(arr); i++, shown++) {
-			json_object *h = json_object_array_get_idx(arr, i);
-
-			if (shown)
-				putchar('\n');
-			snprintf(title, sizeof(title), "IRQ %d (%s) thread %s wake-to-run latency", (int)json_get_i64(h, "irq", -1),
-				 json_get_str(h, "name", "?"), json_get_str(h, "thread", "?"));
-			print_hist(h, title, "wakes", "window_count", "wakeup_");
-			snprintf(title, sizeof(title), "IRQ %d (%s) thread handler run time", (int)json_get_i64(h, "irq", -1),
-				 json_get_str(h, "name", "?"));
-			print_hist(h, title, "runs", "run_window_count", "run_");
-		}
+	}
 	return shown;
+}
+
+/* "handler, softirq vector, ... or threaded IRQ": what irqlat hist can name, from the kinds'
+ * tables' nouns */
+static void hist_nouns(char *buf, size_t len)
+{
+	const char *nouns[KINDS];
+	unsigned n = 0;
+	size_t off = 0;
+
+	for (unsigned k = 0; k < KINDS; k++)
+		if (kind_has_table(k) && kind_get(k)->table.noun)
+			nouns[n++] = kind_get(k)->table.noun;
+	buf[0] = 0;
+	for (unsigned i = 0; i < n && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", !i ? "" : i + 1 == n ? " or " : ", ", nouns[i]);
 }
 
 static int cmd_hist(struct irqlat_conn *conn, const struct cli *c)
@@ -306,6 +323,8 @@ static int cmd_hist(struct irqlat_conn *conn, const struct cli *c)
 	_cleanup_json_ json_object *req = conn_new_request("hist", c->window), *s = NULL;
 	size_t n;
 	int r;
+
+	conn_add_cpus(req, c->cpus);
 
 	if (c->target) {
 		char *end;
@@ -326,9 +345,14 @@ static int cmd_hist(struct irqlat_conn *conn, const struct cli *c)
 		print_json_line(s);
 		return 0;
 	}
+	answer_escape(s);
 	n = print_hists(s);
-	if (!n && c->target)
-		fprintf(stderr, "irqlat: no handler, softirq vector, vector interrupt, timer or task matches '%s' (yet): see 'irqlat --top -b -n 1' for the list\n", c->target);
+	if (!n && c->target) {
+		char nouns[256];
+
+		hist_nouns(nouns, sizeof(nouns));
+		fprintf(stderr, "irqlat: no %s matches '%s' (yet): see 'irqlat --top -b -n 1' for the list\n", nouns, c->target);
+	}
 	return c->target && n == 0 ? -ENOENT : 0;
 }
 
@@ -339,10 +363,12 @@ static int cmd_status(struct irqlat_conn *conn, const struct cli *c)
 
 	if (r < 0)
 		return r;
-	if (c->json)
+	if (c->json) {
 		print_json_line(s);
-	else
+	} else {
+		answer_escape(s);
 		status_print(stdout, s);
+	}
 	return 0;
 }
 
@@ -387,9 +413,12 @@ static void print_tracepoint(json_object *e, enum ev_clock clock)
 	if (json_object_object_get_ex(e, "args", &args)) {
 		/* in the order the daemon put them: the tracepoint's */
 		json_object_object_foreach(args, k, v) {
+			char key[4 * 32 + 1];	/* an argument's name, from the kernel too */
+
 			if ((size_t)off >= sizeof(line))
 				break;
-			off += snprintf(line + off, sizeof(line) - (size_t)off, " %s=%s", k, json_object_get_string(v));
+			text_escape(key, sizeof(key), k, strlen(k));
+			off += snprintf(line + off, sizeof(line) - (size_t)off, " %s=%s", key, json_object_get_string(v));
 		}
 	}
 	puts(line);
@@ -403,6 +432,7 @@ static void print_event(json_object *e, const struct cli *c)
 		puts(json_object_to_json_string_ext(e, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 		return;
 	}
+	answer_escape(e);
 	if (json_object_object_get_ex(e, "lost", &v)) {
 		printf("irqlat: %llu events lost: this client read too slowly\n", (unsigned long long)json_object_get_uint64(v));
 		return;
@@ -412,48 +442,25 @@ static void print_event(json_object *e, const struct cli *c)
 		return;
 	}
 	if (!strcmp(json_get_str(e, "type", ""), "outlier")) {
-		const char *kind = json_get_str(e, "kind", "hardirq");
-		bool raise = !strcmp(kind, "softirq_raise");
-		char d[16], time[48], ctx[128], what[96];
+		int k = kind_by_name(json_get_str(e, "kind", ""));
+		const struct kind_desc *d = kind_get(k >= 0 && kind_get(k)->event_line ? (enum lat_kind)k : KIND_HARDIRQ);
+		const char *tp = d->event_task_prefix ? d->event_task_prefix : "";	/* a wake-up's own are the woken task's */
+		char time[48], ctx[128], what[96], pid[32], comm[32];
+		size_t n = tmpl_render(what, sizeof(what), d->event_line, e);
 
-		if (raise || !strcmp(kind, "softirq")) {
-			fmt_duration(d, sizeof(d), json_get_u64(e, raise ? "latency_ns" : "duration_ns", 0), "");
-			snprintf(what, sizeof(what), "softirq=%s %s=%s", json_get_str(e, "vector", "?"),
-				 raise ? "raise_latency" : "duration", d);
-		} else if (!strcmp(kind, "vector")) {
-			fmt_duration(d, sizeof(d), json_get_u64(e, "duration_ns", 0), "");
-			snprintf(what, sizeof(what), "vector=%s duration=%s", json_get_str(e, "name", "?"), d);
-		} else if (!strcmp(kind, "timer")) {
-			fmt_duration(d, sizeof(d), json_get_u64(e, "lateness_ns", 0), "");
-			snprintf(what, sizeof(what), "timer=%s lateness=%s", json_get_str(e, "function", "?"), d);
-			if (json_has(e, "woken_pid"))
-				snprintf(what + strlen(what), sizeof(what) - strlen(what), " woken_pid=%d",
-					 (int)json_get_i64(e, "woken_pid", 0));
-		} else if (!strcmp(kind, "wakeup")) {
-			fmt_duration(d, sizeof(d), json_get_u64(e, "latency_ns", 0), "");
-			snprintf(what, sizeof(what), "woken=%s[%d] wakeup_latency=%s", json_get_str(e, "comm", "?"),
-				 (int)json_get_i64(e, "pid", 0), d);
-		} else if (!strcmp(kind, "threaded")) {
-			fmt_duration(d, sizeof(d), json_get_u64(e, "latency_ns", 0), "");
-			snprintf(what, sizeof(what), "irq=%d name=%s wakeup_latency=%s", (int)json_get_double(e, "irq", 0),
-				 json_get_str(e, "name", "?"), d);
-		} else if (!strcmp(kind, "threaded_run")) {
-			fmt_duration(d, sizeof(d), json_get_u64(e, "duration_ns", 0), "");
-			snprintf(what, sizeof(what), "irq=%d thread=%s duration=%s", (int)json_get_double(e, "irq", 0),
-				 json_get_str(e, "thread", "?"), d);
-		} else {
-			fmt_duration(d, sizeof(d), json_get_u64(e, "duration_ns", 0), "");
-			snprintf(what, sizeof(what), "irq=%d name=%s duration=%s", (int)json_get_double(e, "irq", 0),
-				 json_get_str(e, "name", "?"), d);
-		}
+		if (d->event_aux_key && json_has(e, d->event_aux_key) && n < sizeof(what))
+			snprintf(what + n, sizeof(what) - n, " %s=%d", d->event_aux_key, (int)json_get_i64(e, d->event_aux_key, 0));
 		ev_time(time, sizeof(time),
 			json_get_u64(e, c->clock == EV_CLOCK_WALL ? "wall_ns" : c->clock == EV_CLOCK_BOOT ? "boot_ns" : "ts_ns", 0),
 			c->clock);
-		bool woke = !strcmp(kind, "wakeup");	/* its pid and comm are the woken task's */
-
-		ev_context(ctx, sizeof(ctx), json_get_str(e, woke ? "cpu_comm" : "comm", "?"),
-			   (unsigned)json_get_u64(e, woke ? "cpu_pid" : "pid", 0), (unsigned)json_get_u64(e, "cpu", 0), time);
+		snprintf(pid, sizeof(pid), "%spid", tp);
+		snprintf(comm, sizeof(comm), "%scomm", tp);
+		ev_context(ctx, sizeof(ctx), json_get_str(e, comm, "?"), (unsigned)json_get_u64(e, pid, 0),
+			   (unsigned)json_get_u64(e, "cpu", 0), time);
 		printf("%s outlier: %s\n", ctx, what);
+		/* why it was late, when the daemon explained it (irqlat why has the parts) */
+		if (json_object_object_get_ex(e, "why", &v))
+			printf("%*s why: %s\n", 16, "", json_get_str(v, "summary", "?"));
 	}
 }
 
@@ -467,6 +474,24 @@ static void print_kept(json_object *answer, const struct cli *c)
 	for (size_t i = 0; i < json_object_array_length(arr); i++)
 		print_event(json_object_array_get_idx(arr, i), c);
 	fflush(stdout);
+}
+
+/* A --since older than the oldest event the daemon still keeps: say so on stderr (the events
+ * on stdout stay what they are), with how many are gone and what keeps more */
+static void note_truncated(json_object *answer, const struct cli *c)
+{
+	uint64_t oldest = json_get_u64(answer, "oldest_wall_ns", 0);
+	time_t t = (time_t)(oldest / 1000000000ull);
+	char when[32] = "?";
+	struct tm tm;
+
+	if (!c->since_wall_ns || !json_get_i64(answer, "truncated", 0))
+		return;
+	if (localtime_r(&t, &tm))
+		strftime(when, sizeof(when), "%F %T", &tm);
+	fprintf(stderr, "irqlat: the events asked for begin before the oldest the daemon still keeps (%s): "
+		"%llu older events are gone, irqlatd keeps the last %llu (event-history)\n",
+		when, (unsigned long long)json_get_u64(answer, "gone", 0), (unsigned long long)json_get_u64(answer, "capacity", 0));
 }
 
 /* Without --follow: the kept events (-n the last N, --since from then on), and done. With it:
@@ -485,6 +510,7 @@ static int cmd_events(struct irqlat_conn *conn, const struct cli *c)
 	if (r < 0)
 		return r;
 	print_kept(s, c);
+	note_truncated(s, c);
 	while (c->follow && !stop_requested()) {
 		_cleanup_json_ json_object *e = NULL;
 
@@ -494,7 +520,7 @@ static int cmd_events(struct irqlat_conn *conn, const struct cli *c)
 		if (r < 0) {
 			if (stop_requested())
 				return 0;
-			fprintf(stderr, "irqlat: lost the connection to irqlatd: %s\n", strerror(-r));
+			read_error(conn, r);
 			return r;
 		}
 		print_event(e, c);
@@ -502,6 +528,27 @@ static int cmd_events(struct irqlat_conn *conn, const struct cli *c)
 		if (c->iterations && ++n >= c->iterations)
 			break;
 	}
+	return 0;
+}
+
+/* The recent explained waits of a task, comm or CPU (or all), broken down */
+static int cmd_why(struct irqlat_conn *conn, const struct cli *c)
+{
+	const char *err = NULL;
+	_cleanup_json_ json_object *req = why_client_request(c->target, c->iterations, &err), *s = NULL;
+	int r;
+
+	if (!req) {
+		fprintf(stderr, "irqlat: why %s: %s\n", c->target, err);
+		return -EINVAL;
+	}
+	r = ask(conn, req, &s);
+	if (r < 0)
+		return r;
+	if (c->json)
+		print_json_line(s);
+	else
+		why_print_answer(stdout, s, c->clock);
 	return 0;
 }
 
@@ -515,10 +562,26 @@ static int cmd_tracepoint(struct irqlat_conn *conn, const struct cli *c)
 	r = ask(conn, req, &s);
 	if (r < 0)
 		return r;
+	if (c->json) {
+		print_json_line(s);
+	} else {
+		answer_escape(s);
+		tp_print_result(stdout, s, cmd, c->target);
+	}
+	return 0;
+}
+
+static int cmd_captures(struct irqlat_conn *conn, const struct cli *c)
+{
+	_cleanup_json_ json_object *req = conn_new_request("captures", NULL), *s = NULL;
+	int r = ask(conn, req, &s);
+
+	if (r < 0)
+		return r;
 	if (c->json)
 		print_json_line(s);
 	else
-		tp_print_result(stdout, s, cmd, c->target);
+		captures_print(stdout, s);
 	return 0;
 }
 
@@ -542,17 +605,42 @@ static int connect_error(int r, const char *path)
 	return r;
 }
 
-static int run(const struct cli *c)
+/* -d under the daemon's interval would print the same snapshot again (its figures change once
+ * a tick): raised to the interval, and said once (on the screen: top.c, from delay_asked_s) */
+static void delay_within_interval(struct irqlat_conn *conn, struct cli *c, bool screen)
+{
+	_cleanup_json_ json_object *req = conn_new_request("status", NULL), *s = NULL;
+	json_object *cfg;
+	double interval;
+
+	if (!c->delay_given || c->iterations == 1 || conn_request(conn, req, REQUEST_TIMEOUT_MS, &s) < 0 ||
+	    !json_object_object_get_ex(s, "config", &cfg))
+		return;
+	interval = json_get_double(cfg, "interval_ms", 0) / 1000;
+	if (!(c->delay_s < interval))
+		return;
+	c->delay_asked_s = c->delay_s;
+	c->delay_s = interval;
+	if (!screen)
+		fprintf(stderr, "irqlat: irqlatd refreshes its figures every %g s: -d %g would repeat a snapshot, so every %g s\n",
+			interval, c->delay_asked_s, interval);
+}
+
+static int run(const struct cli *given)
 {
 	_cleanup_(conn_close) struct irqlat_conn conn = IRQLAT_CONN_NULL;
+	struct cli copy = *given, *c = &copy;
+	bool screen = !c->batch && !c->json && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	int r;
 
 	stop_on_signal(SIGINT);
 	stop_on_signal(SIGTERM);
 	signal(SIGPIPE, SIG_IGN);	/* a closed connection or stdout reader: EPIPE, said once */
-	r = conn_open(&conn, c->socket_path);
+	r = conn_open(&conn, c->socket_path, (size_t)c->max_answer_mb << 20);
 	if (r < 0)
 		return connect_error(r, c->socket_path);
+	if (c->cmd == CMD_TOP || c->cmd == CMD_HIST || c->cmd == CMD_STATUS)
+		delay_within_interval(&conn, c, screen && c->cmd == CMD_TOP);
 	switch (c->cmd) {
 	case CMD_HIST:
 		return repeat(&conn, c, cmd_hist);
@@ -560,12 +648,16 @@ static int run(const struct cli *c)
 		return repeat(&conn, c, cmd_status);
 	case CMD_EVENTS:
 		return cmd_events(&conn, c);
+	case CMD_WHY:
+		return cmd_why(&conn, c);
 	case CMD_DETACH:
 	case CMD_ATTACH:
 		return cmd_tracepoint(&conn, c);
+	case CMD_CAPTURES:
+		return cmd_captures(&conn, c);
 	default:
 		/* the screen needs a terminal on both sides; anything else gets the text (like top -b) */
-		if (!c->batch && !c->json && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))
+		if (screen)
 			return top_run(&conn, c);
 		return cmd_top_batch(&conn, c);
 	}

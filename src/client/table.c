@@ -3,12 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cpuline.h"
+#include "rows.h"
 #include "table.h"
 #include "common/json.h"
+#include "common/template.h"
 #include "common/util.h"
 
 /* One line per column: a new column is a line here, its case in table_cell(), and a field of
- * struct row (irqlat(1) and completion/irqlat.bash list it too; tests/host/50-top.t checks). */
+ * struct row (irqlat(1) and completion/irqlat.bash list it too; tests/host/50-top-help.t checks). */
 const struct column_def column_defs[COL_COUNT_] = {
 	[COL_IRQ] = { .name = "irq", .header = "IRQ", .width = 5, .batch = true, .screen = true },
 	[COL_NAME] = { .name = "name", .header = "NAME", .width = 20, .left = true, .batch = true, .screen = true },
@@ -39,32 +41,6 @@ const struct column_def column_defs[COL_COUNT_] = {
 			    .quantile = 0.99 },
 	[COL_RAISE_MAX] = { .name = "raisemax", .header = "RAISEMAX", .width = 8, .drop = 1, .scope = SCOPE_WINDOW },
 };
-
-const struct source_def source_defs[SRC_COUNT_] = {
-	[SRC_IRQS] = { .array = "irqs", .name_key = "name", .prefix = "", .title = "hard-IRQ handlers" },
-	[SRC_SOFTIRQS] = { .array = "softirqs", .name_key = "vector", .prefix = "run_",
-			   .title = "softirqs (run time; RAISE: raise-to-run latency)" },
-	[SRC_VECTORS] = { .array = "vectors", .name_key = "name", .prefix = "",
-			  .title = "vector interrupts (the CPU's own: local timer, IPIs)" },
-	[SRC_TIMERS] = { .parent = "timers", .array = "classes", .name_key = "function", .prefix = "lateness_",
-			 .title = "hrtimers (lateness past their expiry, by function)" },
-	[SRC_WAKEUPS] = { .parent = "timers", .array = "wakeups", .name_key = "comm", .prefix = "latency_",
-			  .title = "tasks woken by their hrtimer (expiry to running)" },
-	[SRC_THREADED] = { .array = "threaded", .name_key = "thread", .prefix = "wakeup_",
-			   .title = "threaded IRQs (wake-to-run latency: hard-IRQ exit to the thread running)" },
-};
-
-/* The array of a source in a summary, NULL when it has none */
-static json_object *source_array(json_object *summary, const struct source_def *sd)
-{
-	json_object *o = summary, *arr;
-
-	if (!summary || (sd->parent && !json_object_object_get_ex(summary, sd->parent, &o)))
-		return NULL;
-	if (!json_object_object_get_ex(o, sd->array, &arr) || !json_object_is_type(arr, json_type_array))
-		return NULL;
-	return arr;
-}
 
 const struct sort_def sort_defs[SORT_COUNT_] = {
 	[SORT_P99] = { .column = COL_P99, .key = 'p' },
@@ -151,22 +127,32 @@ int table_columns(const char *list, bool screen, enum column *cols, int max)
 	return n;
 }
 
-int table_source_columns(enum table_source src, bool screen, enum column *cols, int max)
+/* Whether the comma-separated list has column name */
+static bool listed(const char *list, const char *name)
 {
+	size_t n = strlen(name);
+
+	for (const char *p = list; p && *p; p += strcspn(p, ","), p += *p == ',')
+		if (strcspn(p, ",") == n && !strncmp(p, name, n))
+			return true;
+	return false;
+}
+
+int table_source_columns(enum lat_kind src, bool screen, enum column *cols, int max)
+{
+	const struct kind_table *t = &kind_get(src)->table;
 	enum column all[COL_COUNT_];
 	int n = table_columns(NULL, screen, all, COL_COUNT_), k = 0;
 
-	if (src == SRC_IRQS)
+	if (src == KIND_HARDIRQ)
 		return table_columns(NULL, screen, cols, max);
 	for (int i = 0; i < n && k < max; i++) {
-		if ((all[i] == COL_IRQ && src != SRC_THREADED) || all[i] == COL_SPURIOUS)
+		if (listed(t->hide, column_defs[all[i]].name))
 			continue;
-		if (all[i] == COL_TIME && (src == SRC_TIMERS || src == SRC_WAKEUPS || src == SRC_THREADED))
-			continue;	/* a share of time in a latency means nothing */
-		if (all[i] == COL_FLAGS && src == SRC_SOFTIRQS && k + 2 < max) {
-			cols[k++] = COL_RAISE_P99;
-			cols[k++] = COL_RAISE_MAX;
-		}
+		if (all[i] == COL_FLAGS && t->add)	/* the kind's own columns before FLAGS */
+			for (int c = 0; c < COL_COUNT_ && k + 1 < max; c++)
+				if (listed(t->add, column_defs[c].name))
+					cols[k++] = (enum column)c;
 		cols[k++] = all[i];
 	}
 	return k;
@@ -218,14 +204,6 @@ static char storm_flag(json_object *h)
 	return !strcmp(kind, "unhandled") ? FLAG_UNHANDLED : FLAG_STORM;
 }
 
-uint64_t table_field(json_object *o, const char *prefix, const char *name)
-{
-	char key[64];
-
-	snprintf(key, sizeof(key), "%s%s", prefix, name);
-	return json_get_u64(o, key, 0);
-}
-
 static bool is_null(json_object *o, const char *prefix, const char *name)
 {
 	json_object *v;
@@ -235,15 +213,17 @@ static bool is_null(json_object *o, const char *prefix, const char *name)
 	return json_object_object_get_ex(o, key, &v) && !v;
 }
 
-int table_rows_of(json_object *summary, enum table_source src, struct row **ret)
+int table_rows_of(json_object *summary, enum lat_kind src, struct row **ret)
 {
-	const struct source_def *sd = &source_defs[src];
+	const struct kind_desc *kd = kind_get(src);
+	const struct kind_table *sd = &kd->table;
+	bool irq = !listed(sd->hide, column_defs[COL_IRQ].name);
 	json_object *arr;
 	struct row *rows;
 	size_t len;
 
 	*ret = NULL;
-	if (!(arr = source_array(summary, sd)))
+	if (!(arr = table_source_array(summary, src)))
 		return 0;
 	len = json_object_array_length(arr);
 	rows = calloc(len ? len : 1, sizeof(*rows));
@@ -252,17 +232,22 @@ int table_rows_of(json_object *summary, enum table_source src, struct row **ret)
 	for (size_t i = 0; i < len; i++) {
 		json_object *o = json_object_array_get_idx(arr, i);
 		struct row *r = &rows[i];
-		const char *p = sd->prefix;
+		const char *p = kd->prefix;
 		char storm;
 
-		r->source = src;
+		r->kind = src;
 		r->src = (int)i;
-		r->irq = src == SRC_IRQS || src == SRC_THREADED ? (int)json_get_i64(o, "irq", -1) : -1;
-		if (src == SRC_WAKEUPS)
-			snprintf(r->name, sizeof(r->name), "%.16s[%d]", json_get_str(o, sd->name_key, ""),
-				 (int)json_get_i64(o, "pid", 0));
-		else	/* a threaded IRQ by its thread (irq/24-virtio0), or its handler before the thread ran */
-			snprintf(r->name, sizeof(r->name), "%s", json_get_str(o, sd->name_key, json_get_str(o, "name", "")));
+		r->irq = irq ? (int)json_get_i64(o, "irq", -1) : -1;
+		r->key = sd->select_key ? json_get_i64(o, sd->select_key, -1) : -1;
+		/* a name escaped for text (a task's comm of control characters) may not fit: cut
+		 * between its characters and escapes, never in half an escape */
+		char name[128];
+		size_t n = tmpl_render(name, sizeof(name), sd->row_name, o);
+
+		if (n >= sizeof(r->name))
+			n = text_cut(name, sizeof(r->name) - 1);
+		memcpy(r->name, name, n);
+		r->name[n] = 0;
 		r->count = json_get_u64(o, "count", 0);
 		r->spurious = json_get_u64(o, "spurious", 0);
 		r->total_ns = table_field(o, p, "total_ns");
@@ -290,28 +275,7 @@ int table_rows_of(json_object *summary, enum table_source src, struct row **ret)
 
 int table_rows(json_object *summary, struct row **ret)
 {
-	return table_rows_of(summary, SRC_IRQS, ret);
-}
-
-json_object *table_row_object(json_object *summary, const struct row *r)
-{
-	json_object *arr = source_array(summary, &source_defs[r->source]);
-
-	return arr ? json_object_array_get_idx(arr, (size_t)r->src) : NULL;
-}
-
-uint64_t table_drops(json_object *summary)
-{
-	json_object *drops;
-	uint64_t lost = 0;
-
-	if (summary && json_object_object_get_ex(summary, "drops", &drops)) {
-		json_object_object_foreach(drops, k, v) {
-			(void)k;
-			lost += json_object_get_uint64(v);
-		}
-	}
-	return lost;
+	return table_rows_of(summary, KIND_HARDIRQ, ret);
 }
 
 struct row_order {
@@ -355,10 +319,22 @@ static int row_cmp(const void *pa, const void *pb, void *arg)
 	case SORT_IRQ: r = (a->irq > b->irq) - (a->irq < b->irq); break;
 	default: r = strcmp(a->name, b->name); break;
 	}
+	/* a value order whose values tie (%TIME in a view of latencies, where no row has a share
+	 * of time): the worst first, by MAX then P99, rather than by name */
+	bool by_value = order->key != SORT_IRQ && order->key != SORT_NAME;
+
+	if (!r && by_value)
+		r = -cmp_u64(a->idle ? 0 : a->max_ns, b->idle ? 0 : b->max_ns);
+	if (!r && by_value)
+		r = -cmp_u64(a->idle ? 0 : a->p99_ns, b->idle ? 0 : b->p99_ns);
 	if (!r)	/* stable and predictable: then by IRQ, then by name */
 		r = (a->irq > b->irq) - (a->irq < b->irq);
 	if (!r)
 		r = strcmp(a->name, b->name);
+	/* rows idle in the window come last in an order of the window's values, reversed or not:
+	 * nothing to see (COUNT is since start: an idle row may lead it) */
+	if (by_value && order->key != SORT_COUNT && a->idle != b->idle)
+		return a->idle ? 1 : -1;
 	return order->reverse ? -r : r;
 }
 
@@ -366,34 +342,8 @@ void table_sort(struct row *rows, int n, enum sort_key key, bool reverse)
 {
 	struct row_order order = { .key = key, .reverse = reverse };
 
-	qsort_r(rows, (size_t)n, sizeof(*rows), row_cmp, &order);
-}
-
-/* k, M, G above 100000: the part both numbers share */
-static bool fmt_large(char *buf, size_t len, double v)
-{
-	if (v < 100000)
-		return false;
-	if (v < 1e7)
-		snprintf(buf, len, "%.1fk", v / 1e3);
-	else if (v < 1e10)
-		snprintf(buf, len, "%.1fM", v / 1e6);
-	else
-		snprintf(buf, len, "%.1fG", v / 1e9);
-	return true;
-}
-
-void fmt_count(char *buf, size_t len, double v)
-{
-	if (!fmt_large(buf, len, v))
-		snprintf(buf, len, "%.0f", v);
-}
-
-void fmt_rate(char *buf, size_t len, double v)
-{
-	/* %.1f would print 99.95 as "100.0": round first, then choose the precision */
-	if (!fmt_large(buf, len, v))
-		snprintf(buf, len, "%.*f", v < 99.95 ? 1 : 0, v);
+	if (n > 1)	/* no rows may be rows NULL, which qsort_r() may not take */
+		qsort_r(rows, (size_t)n, sizeof(*rows), row_cmp, &order);
 }
 
 void fmt_latency(char *buf, size_t len, uint64_t ns, uint64_t runs, double q)
@@ -402,7 +352,12 @@ void fmt_latency(char *buf, size_t len, uint64_t ns, uint64_t runs, double q)
 		snprintf(buf, len, "-");
 		return;
 	}
-	fmt_duration(buf, len, ns, "");
+	/* runs of no measurable length (a wake-up before its timer's end, clamped to 0): not "0ns",
+	 * which reads as a measured zero */
+	if (!ns)
+		snprintf(buf, len, "<1ns");
+	else
+		fmt_duration(buf, len, ns, "");
 	if (q > 0 && runs < table_quantile_min_runs(q))
 		snprintf(buf + strlen(buf), len - strlen(buf), "*");
 }

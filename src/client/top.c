@@ -13,7 +13,9 @@
 #include <curses.h>
 #include "stop.h"
 #include "top.h"
-#include "top_screen.h"
+#include "top_draw.h"
+#include "top_fetch.h"
+#include "top_keys.h"
 
 /* for atexit() and the fatal-signal handler, which can reach nothing else */
 static bool screen_on;
@@ -106,6 +108,9 @@ static void top_init(struct top *t, struct irqlat_conn *conn, const struct cli *
 		snprintf(t->cpus, sizeof(t->cpus), "%s", c->cpus);
 		t->percpu = true;	/* -C asks for those CPUs' lines */
 	}
+	if (c->delay_asked_s > 0)	/* run() raised -d to the daemon's interval */
+		snprintf(t->msg, sizeof(t->msg), "irqlatd refreshes every %g s: -d %g would show a snapshot again, so every %g s",
+			 c->delay_s, c->delay_asked_s, c->delay_s);
 }
 
 static void top_done(struct top *t)

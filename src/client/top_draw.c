@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Drawing irqlat --top: the header, the handler table (cut to the terminal's width) with its
- * tracepoint section, the help; the histogram view is top_hist.c. Cells and units are
+/* Drawing irqlat --top: the handler table (cut to the terminal's width) with its
+ * tracepoint section, the help; the header is top_header.c, the histogram view top_hist.c. Cells and units are
  * table.c's, shared with the batch output. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <curses.h>
 #include "cpuload.h"
-#include "top_screen.h"
+#include "irqthreads.h"
+#include "top_columns.h"
+#include "top_draw.h"
+#include "top_header.h"
+#include "top_hist.h"
+#include "top_keys.h"
 #include "cpuline.h"
 #include "notes.h"
 #include "tptable.h"
@@ -15,44 +20,7 @@
 #include "common/util.h"
 
 #define TP_LINES_MAX 4	/* tracepoint rows on the screen at most */
-#define NAME_MIN 8	/* what NAME shrinks to when nothing else can go */
-#define NAME_FIT 16	/* what NAME keeps while other columns can be dropped */
-#define NAME_MAX_W 24
-
-/* The width of the wanted columns that keep[] keeps, NAME counted as name_w */
-static int columns_width(const struct top *t, const bool *keep, int name_w)
-{
-	int used = -1;
-
-	for (int i = 0; i < t->nwant; i++)
-		if (keep[t->want[i]])
-			used += 1 + (t->want[i] == COL_NAME ? name_w : column_defs[t->want[i]].width);
-	return used;
-}
-
-/* Which of the wanted columns fit in `width` (dropping them in their drop order, but never
- * the sort column, while NAME keeps NAME_FIT; then NAME shrinks), and how wide NAME may be. */
-static int fit_columns(const struct top *t, int width, enum column *cols, int *name_w)
-{
-	bool keep[COL_COUNT_] = { false };
-	enum column sorted = sort_defs[t->sort].column;
-	int n = 0, used;
-
-	for (int i = 0; i < t->nwant; i++)
-		keep[t->want[i]] = true;
-	for (int rank = 1; rank <= COL_COUNT_ && columns_width(t, keep, NAME_FIT) > width; rank++)
-		for (int c = 0; c < COL_COUNT_; c++)
-			if (column_defs[c].drop == rank && c != (int)sorted)
-				keep[c] = false;
-	used = columns_width(t, keep, NAME_MIN);
-	*name_w = NAME_MIN + (width > used ? width - used : 0);
-	if (*name_w > NAME_MAX_W)
-		*name_w = NAME_MAX_W;
-	for (int i = 0; i < t->nwant; i++)
-		if (keep[t->want[i]])
-			cols[n++] = t->want[i];
-	return n;
-}
+#define HELP_KEYS_WIDTH 99	/* the keys' lines of the help fit 100 columns */
 
 static void put_cell(int y, int x, int w, bool left, const char *s)
 {
@@ -68,93 +36,18 @@ static void put_cell(int y, int x, int w, bool left, const char *s)
 	mvprintw(y, x, left ? "%-*s" : "%*s", w, s);
 }
 
-static void fmt_uptime(char *buf, size_t len, double s)
-{
-	unsigned long v = (unsigned long)s;
-
-	if (v >= 86400)
-		snprintf(buf, len, "%lud %02lu:%02lu", v / 86400, v % 86400 / 3600, v % 3600 / 60);
-	else
-		snprintf(buf, len, "%lu:%02lu:%02lu", v / 3600, v % 3600 / 60, v % 60);
-}
-
-/* The line under the header: what is being typed, a message, or the filters in force */
-static bool draw_prompt(struct top *t, int y)
-{
-	if (t->prompt == PROMPT_NAME) {
-		mvprintw(y, 0, "filter: %s_  (Enter keeps, Esc clears)", t->filter);
-	} else if (t->prompt == PROMPT_CPUS) {
-		mvprintw(y, 0, "CPUs: %s_  (a list like 1 or 0-3,8; Enter applies, Esc shows all)  %s", t->cpus_typed, t->msg);
-	} else if (t->msg[0]) {
-		attron((t->color ? COLOR_PAIR(PAIR_WARN) : 0) | A_BOLD);
-		mvprintw(y, 0, "%.*s", COLS, t->msg);
-		attroff(COLOR_PAIR(PAIR_WARN) | A_BOLD);
-	} else if (t->filter[0]) {	/* the CPU filter is on the first line */
-		mvprintw(y, 0, "filter: %s", t->filter);
-	} else {
-		return false;
-	}
-	return true;
-}
-
-int top_draw_header(struct top *t)
-{
-	json_object *b = NULL;
-	char up[32], rate[32], cost[160], th[16];
-	enum column cols[COL_COUNT_];
-	struct notes notes;
-	int handlers, name_w, ncols, y = 2;
-
-	fmt_uptime(up, sizeof(up), json_get_double(t->summary, "uptime_s", 0));
-	fmt_rate(rate, sizeof(rate), json_get_double(t->summary, "rate", 0));
-	handlers = json_has(t->summary, "handlers") ? (int)json_get_i64(t->summary, "handlers", 0) : t->nrows;
-	mvprintw(0, 0, "irqlat - up %s, %s IRQ/s, %d handlers, window %s%s%s%s%s", up, rate, handlers,
-		 window_name(t->window), t->cpus[0] ? ", CPUs " : "", t->cpus, t->source == SRC_IRQS ? "" : "; showing ",
-		 t->source == SRC_IRQS ? "" : source_defs[t->source].title);
-	if (t->summary)
-		json_object_object_get_ex(t->summary, "bpf", &b);
-	/* the number first: on a narrow terminal the explanation is what gets cut */
-	if (t->cost_ns >= 0 && b && json_get_u64(b, "run_cnt", 0))
-		snprintf(cost, sizeof(cost), "cost: %.0f ns/IRQ " COST_MEANING, t->cost_ns);
-	else
-		snprintf(cost, sizeof(cost), "cost: n/a (sysctl kernel.bpf_stats_enabled=1)");
-	fmt_duration(th, sizeof(th), t->threshold_ns, "");
-	mvprintw(1, 0, "%.*s", COLS, "");
-	printw("drops: %llu, outlier threshold %s, ", (unsigned long long)table_drops(t->summary),
-	       t->threshold_ns ? th : "off");
-	printw("%.*s", COLS - getcurx(stdscr) > 0 ? COLS - getcurx(stdscr) : 0, cost);
-	if (draw_prompt(t, y))
-		y++;
-	ncols = fit_columns(t, COLS, cols, &name_w);
-	{
-		_cleanup_free_ struct row *shown = calloc((size_t)t->nvis + 1, sizeof(*shown));
-
-		for (int i = 0; shown && i < t->nvis; i++)
-			shown[i] = t->rows[t->vis[i]];
-		notes_collect(&notes, t->summary, shown, shown ? t->nvis : 0, cols, ncols);
-	}
-	for (int i = 0; i < notes.n && y < LINES - 4; i++, y++) {
-		int attr = i < notes.warnings ? (t->color ? COLOR_PAIR(PAIR_WARN) : 0) | A_BOLD : 0;
-
-		attron(attr);
-		mvprintw(y, 0, "%.*s", COLS, notes.line[i]);
-		attroff(attr);
-	}
-	return y;
-}
-
 static int row_pair(const struct top *t, const struct row *r)
 {
 	if (!t->color || r->idle)
 		return 0;
 	if (strchr(r->flags, FLAG_STORM) || strchr(r->flags, FLAG_UNHANDLED))
 		return PAIR_STORM;
-	if (!t->threshold_ns)
+	if (!top_threshold(t))
 		return 0;
 	/* a p99 of too few runs is their slowest run: only the maximum crossed */
-	if (r->p99_ns >= t->threshold_ns && !table_few_runs(r, COL_P99))
+	if (r->p99_ns >= top_threshold(t) && !table_few_runs(r, COL_P99))
 		return PAIR_P99;
-	if (r->max_ns >= t->threshold_ns)
+	if (r->max_ns >= top_threshold(t))
 		return PAIR_MAX;
 	return 0;
 }
@@ -218,20 +111,45 @@ static void draw_column_header(struct top *t, int y, const enum column *cols, in
 	attroff(A_REVERSE);
 }
 
-/* The key line, as much of it as fits: the least needed keys go first (? lists them all) */
+/* "v softirqs/vectors/load/timers/threaded": the views of the v key on the key line, after the
+ * handlers', each kind's key_word and the CPU load's */
+static void view_words(char *buf, size_t len)
+{
+	enum lat_kind load = top_load_after(), k = KIND_HARDIRQ;
+	size_t off = (size_t)snprintf(buf, len, "v ");
+	const char *sep = "";
+
+	do {
+		const char *word = kind_get(k)->table.key_word;
+
+		if (word && off < len) {
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", sep, word);
+			sep = "/";
+		}
+		if (k == load && off < len) {
+			off += (size_t)snprintf(buf + off, len - off, "%sload", sep);
+			sep = "/";
+		}
+		k = kind_next_table(k);
+	} while (k != KIND_HARDIRQ);
+}
+
+/* The key line, as much of it as fits: the least needed keys go first (? lists them all);
+ * v stays, as "v view" when its list of views does not fit: without it the other views are
+ * out of reach */
 static void draw_footer(int y)
 {
-	static const struct {
+	char keys[64], views[128], line[256];
+	const struct {
 		const char *text;
 		int rank;	/* dropped from the highest */
 	} items[] = {
-		{ "q quit", 0 }, { "? help", 0 }, { NULL, 2 } /* sort keys */, { "R reverse", 8 }, { "w window", 3 },
-		{ "c per-CPU", 5 }, { "C CPUs", 6 }, { "/ filter", 4 }, { "v softirqs/vectors/load/timers/threaded", 7 },
-		{ "Enter histogram", 1 },
+		{ "q quit", 0 }, { "? help", 0 }, { keys, 2 }, { "R reverse", 8 }, { "w window", 3 },
+		{ "c per-CPU", 5 }, { "C CPUs", 6 }, { "/ filter", 4 }, { views, 7 }, { "Enter histogram", 1 },
 	};
-	char keys[64], line[256];
 	int drop_above = 9;
 
+	view_words(views, sizeof(views));
 	table_sort_keys(keys, sizeof(keys));
 	strcat(keys, " sort");
 	for (;; drop_above--) {
@@ -239,9 +157,9 @@ static void draw_footer(int y)
 
 		line[0] = 0;
 		for (unsigned i = 0; i < ELEMENTSOF(items); i++)
-			if (items[i].rank <= drop_above)
+			if (items[i].rank <= drop_above || items[i].text == views)
 				off += (size_t)snprintf(line + off, sizeof(line) - off, "%s%s", off ? "  " : "",
-							items[i].text ? items[i].text : keys);
+							items[i].rank <= drop_above ? items[i].text : "v view");
 		if ((int)off <= COLS || drop_above == 0)
 			break;
 	}
@@ -258,7 +176,7 @@ static void draw_table(struct top *t)
 	int tp_lines = 0;
 	char cell[64], scope[512];
 
-	ncols = fit_columns(t, COLS, cols, &name_w);
+	ncols = top_fit_columns(t, COLS, cols, &name_w);
 	if (t->summary && json_object_object_get_ex(t->summary, "tracepoints", &tps) &&
 	    json_object_is_type(tps, json_type_array) && json_object_array_length(tps)) {
 		tp_lines = 2 + (int)json_object_array_length(tps);	/* a blank line, the header, rows */
@@ -303,10 +221,19 @@ static void draw_table(struct top *t)
 		if (t->percpu)
 			draw_cpus(t, y++, r);
 	}
-	if (!t->nvis)
-		mvprintw(y, 0, "%s", !t->summary ? "waiting for irqlatd"
-				     : t->filter[0] || t->cpus[0] ? "no handler matches the filter"
-								  : "no hard IRQ handled yet");
+	if (!t->nvis) {
+		char empty[160];
+
+		if (!t->summary)
+			snprintf(empty, sizeof(empty), "waiting for irqlatd");
+		else if (t->filter[0] || t->cpus[0])
+			snprintf(empty, sizeof(empty), "no %s matches the filter", kind_get(t->source)->table.noun);
+		else if (t->source == KIND_THREADED)	/* none yet, or none on this kernel */
+			irqthreads_empty_line(empty, sizeof(empty), "/proc");
+		else
+			snprintf(empty, sizeof(empty), "no %s measured yet", kind_get(t->source)->table.noun);
+		mvprintw(y, 0, "%.*s", COLS, empty);
+	}
 	if (tp_lines)
 		draw_tracepoints(bottom - tp_lines + 1, t->summary, tp_lines - 1);
 	draw_footer(bottom);
@@ -314,8 +241,11 @@ static void draw_table(struct top *t)
 
 static void help_line(int *y, const char *s)
 {
-	if (*y < LINES)
+	if (*y < LINES) {	/* cleared first: the last line may go over a longer one */
+		move(*y, 0);
+		clrtoeol();
 		mvprintw(*y, 0, "%.*s", COLS, s);
+	}
 	(*y)++;
 }
 
@@ -344,14 +274,42 @@ static void help_para(int *y, const char *s, int indent)
 	}
 }
 
+/* "  v  show handlers, softirqs (...), vector interrupts, CPU load, ...": each kind's view in
+ * the order of the v key, wrapped to fit 100 columns (as the other lines of the help) */
+static void help_views(int *y)
+{
+	enum lat_kind load = top_load_after(), k = KIND_HARDIRQ;
+	char text[512], line[128];
+	size_t off = 0;
+	const char *p;
+	int n;
+
+	do {
+		off += (size_t)snprintf(text + off, sizeof(text) - off, "%s%s", off ? ", " : "", kind_get(k)->table.view);
+		if (k == load)
+			off += (size_t)snprintf(text + off, sizeof(text) - off, ", CPU load");
+		k = kind_next_table(k);
+	} while (k != KIND_HARDIRQ && off < sizeof(text));
+	n = snprintf(line, sizeof(line), "  v  show");
+	for (p = text; *p; p += strspn(p, " ")) {
+		int w = (int)strcspn(p, " ");
+
+		if (n + 1 + w > HELP_KEYS_WIDTH) {
+			help_line(y, line);
+			n = snprintf(line, sizeof(line), "    ");
+		}
+		n += snprintf(line + n, sizeof(line) - (size_t)n, " %.*s", w, p);
+		p += w;
+	}
+	help_line(y, line);
+}
+
 static void draw_help(void)
 {
 	static const char *const keys[] = {
 		"  c  per-CPU lines: the IRQ's affinity, and each CPU's count, rate and share",
 		"  C  only handlers that ran on these CPUs (1, 0-3,8), with those CPUs' lines",
-		"  v  show handlers, softirqs (RAISE99 RAISEMAX: raise-to-run latency), vector interrupts, CPU load,",
-		"     hrtimers (lateness), tasks woken by their hrtimer (wake-up latency), threaded IRQs",
-		"     (wake-to-run latency)",
+		NULL,	/* v: the views (help_views) */
 		"  up/down PgUp/PgDn Home/End  select;  Enter  histogram (Enter or Esc: back)",
 		"  /  filter by name (Enter keeps it, Esc clears it);  ?  this help;  q  quit",
 	};
@@ -396,7 +354,10 @@ static void draw_help(void)
 	snprintf(line + off, sizeof(line) - off, " (rates, percentiles, FLAGS)");
 	help_line(&y, line);
 	for (unsigned i = 0; i < ELEMENTSOF(keys); i++)
-		help_line(&y, keys[i]);
+		if (keys[i])
+			help_line(&y, keys[i]);
+		else
+			help_views(&y);
 	for (unsigned i = 0; i < ELEMENTSOF(paras); i++)
 		help_para(&y, paras[i], 2);
 	y = y < LINES - 1 ? y : LINES - 1;

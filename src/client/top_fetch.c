@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "top_screen.h"
+#include "top_fetch.h"
+#include "top_keys.h"
 #include "common/json.h"
 
 #define REQUEST_TIMEOUT_MS 2000
@@ -31,6 +32,8 @@ static int ask(struct top *t, json_object *req, json_object **ret)
 	if (r == -EREMOTEIO)
 		/* what fits of it: 14 bytes of prefix, the rest of the 160 */
 		snprintf(t->msg, sizeof(t->msg), "irqlatd says: %.145s", t->conn->refusal[0] ? t->conn->refusal : "?");
+	else if (r == -EMSGSIZE)
+		disconnect(t, "an answer longer than --max-answer-mb");
 	else if (r < 0)
 		disconnect(t, r == -ECONNRESET ? "connection closed" : strerror(-r));
 	return r;
@@ -41,13 +44,26 @@ void top_fetch_status(struct top *t)
 	_cleanup_json_ json_object *req = conn_new_request("status", NULL), *s = NULL;
 	json_object *cfg;
 
-	if (ask(t, req, &s) >= 0 && json_object_object_get_ex(s, "config", &cfg))
-		t->threshold_ns = json_get_u64(cfg, "threshold_ns", 0);
+	if (ask(t, req, &s) < 0 || !json_object_object_get_ex(s, "config", &cfg))
+		return;
+	for (unsigned k = 0; k < KINDS; k++) {	/* as report_status() names them */
+		const struct kind_desc *d = kind_get(k);
+		char key[64];
+
+		if (!d->threshold.help)
+			continue;
+		if (d->threshold.status_key)
+			snprintf(key, sizeof(key), "%s", d->threshold.status_key);
+		else
+			snprintf(key, sizeof(key), "%s_threshold_ns", d->name);
+		t->threshold_ns[k] = json_get_u64(cfg, key, 0);
+	}
+	t->interval_s = json_get_double(cfg, "interval_ms", 0) / 1000;
 }
 
 static void reconnect(struct top *t)
 {
-	if (conn_open(t->conn, t->cli->socket_path) < 0)
+	if (conn_open(t->conn, t->cli->socket_path, (size_t)t->cli->max_answer_mb << 20) < 0)
 		return;
 	t->connected = true;
 	t->lost_since = 0;
@@ -78,10 +94,11 @@ static void fetch_hist(struct top *t)
 {
 	_cleanup_json_ json_object *req = conn_new_request("hist", window_name(t->window)), *h = NULL;
 
-	if (t->source == SRC_IRQS)
-		json_object_object_add(req, "irq", json_object_new_int(t->sel_irq));
-	else if (t->source == SRC_WAKEUPS)	/* a task by its pid: "comm[pid]" */
-		json_object_object_add(req, "pid", json_object_new_int(atoi(strrchr(t->sel_name, '[') ? strrchr(t->sel_name, '[') + 1 : "0")));
+	const char *key = kind_get(t->source)->table.select_key;
+
+	conn_add_cpus(req, t->cpus);
+	if (key)	/* a handler by its IRQ, a task by its pid */
+		json_object_object_add(req, key, json_object_new_int((int)t->sel_key));
 	else	/* softirqs, vectors, timers and threaded IRQs by their name */
 		json_object_object_add(req, "name", json_object_new_string(t->sel_name));
 	if (ask(t, req, &h) < 0)
@@ -99,6 +116,7 @@ void top_fetch(struct top *t)
 	if (!t->connected)
 		return;
 	req = conn_new_request("summary", window_name(t->window));
+	conn_add_cpus(req, t->cpus);
 	if (ask(t, req, &s) < 0)
 		return;
 	if (!strncmp(t->msg, "irqlatd says", 12))

@@ -3,26 +3,26 @@
  * group of neighbours, when they outnumber the lines), p50/p99/p99.9 marked. */
 #include <string.h>
 #include <curses.h>
-#include "top_screen.h"
+#include "top_header.h"
+#include "top_hist.h"
 #include "common/json.h"
+#include "common/template.h"
 #include "common/util.h"
 
 static json_object *hist_of_selection(struct top *t)
 {
-	const struct source_def *sd = &source_defs[t->source];
-	json_object *irqs, *o = t->hist;
+	const struct kind_table *kt = &kind_get(t->source)->table;
+	json_object *irqs = table_source_array(t->hist, t->source);
+	char name[sizeof(t->sel_name)];
 
-	if (!t->hist || (sd->parent && !json_object_object_get_ex(t->hist, sd->parent, &o)) ||
-	    !json_object_object_get_ex(o, sd->array, &irqs))
+	if (!irqs)
 		return NULL;
-	if (t->source == SRC_WAKEUPS)	/* asked by pid: its one element */
-		return json_object_array_length(irqs) ? json_object_array_get_idx(irqs, 0) : NULL;
-	/* a shared line has several handlers: pick the selected one by name */
+	/* a shared line has several handlers: pick the selected one by its row's name */
 	for (size_t i = 0; i < json_object_array_length(irqs); i++) {
 		json_object *h = json_object_array_get_idx(irqs, i);
-		const char *n = json_get_str(h, sd->name_key, NULL);
 
-		if (n && !strcmp(n, t->sel_name))
+		tmpl_render(name, sizeof(name), kt->row_name, h);
+		if (!strcmp(name, t->sel_name))
 			return h;
 	}
 	return json_object_array_length(irqs) ? json_object_array_get_idx(irqs, 0) : NULL;
@@ -37,7 +37,7 @@ static uint64_t bucket_field(json_object *buckets, size_t i, size_t field)
 static void draw_bars(struct top *t, int y, int bottom)
 {
 	json_object *h = hist_of_selection(t), *buckets;
-	const char *p = source_defs[t->source].prefix;
+	const char *p = kind_get(t->source)->prefix;
 	char a[16], b[16], c[16], d[16], e[16], key[32];
 	uint64_t peak = 0, q[3];
 	int avail, group, bar_w;
@@ -108,17 +108,15 @@ void top_draw_hist(struct top *t)
 
 	attron(A_REVERSE);
 	mvhline(y, 0, ' ', COLS);
-	if (t->source == SRC_IRQS)
-		mvprintw(y++, 0, "histogram of IRQ %d %s, window %s", t->sel_irq, t->sel_name, window_name(t->window));
-	else if (t->source == SRC_TIMERS)
-		mvprintw(y++, 0, "histogram of timer %s lateness, window %s", t->sel_name, window_name(t->window));
-	else if (t->source == SRC_WAKEUPS)
-		mvprintw(y++, 0, "histogram of task %s wake-up latency, window %s", t->sel_name, window_name(t->window));
-	else if (t->source == SRC_THREADED)	/* irqlat hist NAME shows the handler's run time too */
-		mvprintw(y++, 0, "histogram of %s wake-to-run latency, window %s", t->sel_name, window_name(t->window));
-	else	/* the run time; irqlat hist NAME shows a softirq's raise latency too */
-		mvprintw(y++, 0, "histogram of %s %s run time, window %s", t->source == SRC_SOFTIRQS ? "softirq" : "vector",
-			 t->sel_name, window_name(t->window));
+	/* the kind's title of the selected row: "IRQ 36 virtio1-req.0", "softirq NET_RX run time" */
+	json_object *sel = json_object_new_object();
+	char what[96];
+
+	json_object_object_add(sel, "irq", json_object_new_int(t->sel_irq));
+	json_object_object_add(sel, "name", json_object_new_string(t->sel_name));
+	tmpl_render(what, sizeof(what), kind_get(t->source)->table.screen_hist, sel);
+	json_object_put(sel);
+	mvprintw(y++, 0, "histogram of %s, window %s", what, window_name(t->window));
 	attroff(A_REVERSE);
 	draw_bars(t, y, bottom);
 	attron(A_DIM);

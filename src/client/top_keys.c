@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <curses.h>
+#include "cli.h"
 #include "cpuline.h"
-#include "top_screen.h"
+#include "top_keys.h"
 #include "common/cpulist.h"
 
 static bool matches_filter(const struct top *t, const struct row *r)
@@ -21,7 +22,19 @@ static void keep_selection(struct top *t, int i)
 {
 	t->sel = i;
 	t->sel_irq = t->rows[t->vis[i]].irq;
+	t->sel_key = t->rows[t->vis[i]].key;
 	snprintf(t->sel_name, sizeof(t->sel_name), "%s", t->rows[t->vis[i]].name);
+}
+
+enum lat_kind top_load_after(void)
+{
+	enum lat_kind classes[KINDS], last = KIND_HARDIRQ;
+	unsigned n = kind_cpu_load_classes(classes);
+
+	for (unsigned i = 0; i < n; i++)
+		if (kind_has_table(classes[i]) && classes[i] > last)
+			last = classes[i];
+	return last;
 }
 
 void top_rebuild(struct top *t)
@@ -121,6 +134,8 @@ static enum key_action prompt_key(struct top *t, int ch)
 			snprintf(t->msg, sizeof(t->msg), "not a CPU list: '%s' (like 1 or 0-3,8)", t->cpus_typed);
 			return KEY_REDRAW;
 		}
+		if (t->cpus_typed[0] && cli_cpus_exist(t->cpus_typed, t->msg, sizeof(t->msg)) < 0)
+			return KEY_REDRAW;
 		snprintf(t->cpus, sizeof(t->cpus), "%s", t->cpus_typed);
 		if (t->cpus[0])
 			t->percpu = true;	/* the lines of those CPUs are what was asked for */
@@ -163,18 +178,17 @@ enum key_action top_key(struct top *t, int ch)
 	case 'c':
 		t->percpu = !t->percpu;
 		return KEY_REDRAW;
-	case 'v':	/* handlers, softirqs, vector interrupts */
+	case 'v':	/* the kinds' tables in the kind table's order, the CPUs' load among them */
 		if (t->view == VIEW_HIST)
 			return KEY_NONE;
-		/* then the CPUs' load, then timers, wake-ups and threaded IRQs, then the handlers again */
-		if (t->source == SRC_VECTORS && !t->show_load) {
+		if (t->source == top_load_after() && !t->show_load) {
 			t->show_load = true;
 			return KEY_REDRAW;
 		}
 		t->show_load = false;
-		t->source = (enum table_source)((t->source + 1) % SRC_COUNT_);
-		t->nwant = t->source == SRC_IRQS ? table_columns(t->cli->columns, true, t->want, COL_COUNT_)
-						 : table_source_columns(t->source, true, t->want, COL_COUNT_);
+		t->source = kind_next_table(t->source);
+		t->nwant = t->source == KIND_HARDIRQ ? table_columns(t->cli->columns, true, t->want, COL_COUNT_)
+						     : table_source_columns(t->source, true, t->want, COL_COUNT_);
 		t->sel = t->scroll = 0;
 		t->sel_irq = -1;
 		t->sel_name[0] = 0;

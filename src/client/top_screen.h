@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "conn.h"
 #include "table.h"
+#include "common/kinds/kind.h"
 #include "common/window.h"
 
 enum view { VIEW_TABLE, VIEW_HIST, VIEW_HELP };
@@ -34,7 +35,7 @@ struct top {
 	int *vis;		/* rows shown (after the filter), in order */
 	int nvis;
 
-	enum table_source source;	/* whose rows: handlers, softirqs, vector interrupts (v) */
+	enum lat_kind source;	/* whose rows: handlers, softirqs, vector interrupts, ... (v) */
 	bool show_load;		/* v after the vectors: each CPU's interrupt load instead of rows */
 	enum sort_key sort;
 	bool reverse;
@@ -46,13 +47,15 @@ struct top {
 	int sel, scroll;
 	int sel_irq;		/* selection follows the row across refreshes and re-sorts (-1: not a handler) */
 	char sel_name[32];
+	int64_t sel_key;	/* the selected row's key (a wake-up's pid), for its histogram */
 	bool percpu;
 	enum prompt prompt;
 	char filter[32];	/* rows whose name has it */
 	char cpus[CLI_CPUS_MAX + 1];	/* -C or the C key: rows of handlers that ran on these CPUs, "" all */
 	char cpus_typed[CLI_CPUS_MAX + 1];	/* the C prompt's text until Enter */
 
-	uint64_t threshold_ns;
+	uint64_t threshold_ns[KINDS];	/* each kind's outlier threshold (status), 0 off */
+	double interval_s;	/* the daemon's tick (status), 0 not known */
 	bool color;
 	const char *arrow_down, *arrow_up;
 	uint64_t prev_run_ns, prev_run_cnt;
@@ -60,20 +63,10 @@ struct top {
 	long refreshes;
 };
 
-/* top_fetch.c: never prints (the screen owns the terminal); problems go to t->msg */
-void top_fetch_status(struct top *t);
-/* The summary (reconnecting first if need be), and the histogram in the histogram view. */
-void top_fetch(struct top *t);
-
-/* top_keys.c */
-/* Rows from the last snapshot, sorted and filtered; the selection stays on its handler. */
-void top_rebuild(struct top *t);
-enum key_action top_key(struct top *t, int ch);
-
-/* top_draw.c, top_hist.c */
-void top_draw(struct top *t);
-/* The two header lines and the message line; returns the first line below them. */
-int top_draw_header(struct top *t);
-void top_draw_hist(struct top *t);
+/* The outlier threshold of the view's own kind (its rows' colours and the header say it) */
+static inline uint64_t top_threshold(const struct top *t)
+{
+	return (unsigned)t->source < KINDS ? t->threshold_ns[t->source] : 0;
+}
 
 #endif

@@ -71,6 +71,16 @@ static bool waiting(json_object *t)
 	return !strcmp(json_get_str(t, "state", ""), "waiting");
 }
 
+/* The built-in default (silly:me_silly, a demonstration module's) waiting for a module that
+ * never loaded: nothing to show on every screen; irqlat status still lists it */
+static bool quiet(json_object *t)
+{
+	json_object *b;
+
+	return waiting(t) && json_object_object_get_ex(t, "builtin", &b) && json_object_get_boolean(b) &&
+	       !json_get_u64(t, "events", 0) && !json_get_u64(t, "attaches", 0);
+}
+
 /* A tracepoint whose module is not loaded: one quiet line, not a row of zeros. */
 static void print_waiting(FILE *f, json_object *t)
 {
@@ -95,6 +105,12 @@ void tp_print_section(FILE *f, json_object *summary, int width)
 
 	if (!json_object_object_get_ex(summary, "tracepoints", &tps) || !(n = json_object_array_length(tps)))
 		return;
+	size_t shown = 0;
+
+	for (size_t i = 0; i < n; i++)
+		shown += !quiet(json_object_array_get_idx(tps, i));
+	if (!shown)
+		return;
 	for (size_t i = 0; i < n; i++) {
 		int len = (int)strlen(json_get_str(json_object_array_get_idx(tps, i), "tracepoint", "?"));
 
@@ -114,6 +130,8 @@ void tp_print_section(FILE *f, json_object *summary, int width)
 		char lastbuf[256] = "";
 		size_t off = 0;
 
+		if (quiet(t))
+			continue;
 		if (waiting(t)) {
 			print_waiting(f, t);
 			continue;

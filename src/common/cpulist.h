@@ -12,6 +12,12 @@
 int cpulist_check(const char *s);
 /* Whether cpu is in the list; false for a malformed list or NULL. */
 bool cpulist_has(const char *s, unsigned cpu);
+/* The highest CPU of the list: 0; -ENOENT for an empty list, -EINVAL for a malformed one. */
+int cpulist_max(const char *s, unsigned *max);
+/* Whether every CPU of list is one of the machine's, as the kernel's list of possible CPUs
+ * (/sys/devices/system/cpu/possible) has them: 0; -ERANGE with *missing a CPU it lacks (the
+ * list's highest when that is past the machine's); -EINVAL for a malformed list. */
+int cpulist_within(const char *list, const char *possible, unsigned *missing);
 /* Whether the list holds no CPU (NULL, "" or only a newline). */
 bool cpulist_empty(const char *s);
 

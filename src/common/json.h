@@ -24,4 +24,12 @@ json_object *json_error_reply(const char *fmt, ...) __attribute__((format(printf
 /* Adds "ok":true to o and returns it. */
 json_object *json_ok_reply(json_object *o);
 
+/* The daemon's last line on a connection it closes: an error answer with "closed" saying why,
+ * sent before the close, so that a client that finds its connection gone reads the daemon's
+ * reason before EOF (irqlatd(8), LIMITS). */
+#define JSON_CLOSED "closed"
+#define JSON_CLOSED_FULL "full"		/* no room: every connection was busy */
+#define JSON_CLOSED_EVICTED "evicted"	/* gave way to a newcomer, having waited longest on its client */
+#define JSON_CLOSED_IDLE "idle"		/* client-idle-timeout-s without a request answered */
+
 #endif

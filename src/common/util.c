@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,7 +148,14 @@ size_t text_escape(char *out, size_t outlen, const char *in, size_t inlen)
 		const char *piece = esc;
 		size_t plen;
 
-		if (!len || (len == 1 && ((*p < 0x20 && *p != '\t') || *p == 0x7f))) {
+		/* C1 controls (U+0080 to U+009F, 0xc2 0x80..0x9f) are terminal controls too: CSI */
+		bool c1 = len == 2 && p[0] == 0xc2 && p[1] < 0xa0;
+
+		if (c1) {
+			snprintf(esc, sizeof(esc), "\\x%02x", *p);
+			plen = 4;
+			len = 1;	/* its second byte next, escaped as not UTF-8 on its own */
+		} else if (!len || (len == 1 && ((*p < 0x20 && *p != '\t') || *p == 0x7f))) {
 			const char *named = *p == '\n' ? "\\n" : *p == '\r' ? "\\r" : NULL;
 
 			if (named)
@@ -166,5 +174,23 @@ size_t text_escape(char *out, size_t outlen, const char *in, size_t inlen)
 		p += len ? len : 1;
 	}
 	out[n] = 0;
+	return n;
+}
+
+size_t text_cut(const char *s, size_t max)
+{
+	size_t n = 0;
+
+	while (s[n]) {
+		size_t unit = 1;
+
+		if (s[n] == '\\')
+			unit = s[n + 1] == 'x' ? 4 : 2;
+		else if ((unsigned char)s[n] >= 0xc0)
+			unit = (unsigned char)s[n] >= 0xf0 ? 4 : (unsigned char)s[n] >= 0xe0 ? 3 : 2;
+		if (n + unit > max || strnlen(s + n, unit) < unit)
+			break;
+		n += unit;
+	}
 	return n;
 }

@@ -39,11 +39,17 @@ int getopt_no_operands(const char *prog, int argc, char *const *argv, FILE *err)
  * log messages). */
 void fmt_duration(char *buf, size_t len, uint64_t ns, const char *sep);
 
-/* in[0..inlen) as text for one line of a message: valid UTF-8, printable ASCII and tabs as
- * they are, a newline or carriage return as \n \r, any other control character or byte that
- * is not UTF-8 as \xNN. Into out (NUL-terminated; outlen >= 1), as much as fits without
- * cutting a character or an escape; returns the length written. What a user wrote, quoted
- * back in a refusal, can then neither split the line nor break a UTF-8 reader (JSON). */
+/* in[0..inlen) as text for one line of a message or a terminal: valid UTF-8, printable ASCII
+ * and tabs as they are, a newline or carriage return as \n \r, any other control character
+ * (C0, DEL, and the C1 controls U+0080 to U+009F byte by byte) or byte that is not UTF-8 as
+ * \xNN, as ps and journalctl show them. Into out (NUL-terminated; outlen >= 1), as much as
+ * fits without cutting a character or an escape; returns the length written. What a user
+ * wrote, quoted back in a refusal, or a name the kernel gave (a task's comm, which any task
+ * sets), can then neither split the line, move a terminal's cursor or set its title, nor
+ * break a UTF-8 reader (JSON). */
 size_t text_escape(char *out, size_t outlen, const char *in, size_t inlen);
+/* The length of the longest start of s, at most max bytes, that cuts neither a UTF-8
+ * character nor an escape text_escape() wrote (\xNN, \n): for a column of such text. */
+size_t text_cut(const char *s, size_t max);
 
 #endif

@@ -11,20 +11,25 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <systemd/sd-event.h>
-#include "collect.h"
-#include "config_build.h"
-#include "journal.h"
-#include "kind.h"
-#include "log.h"
-#include "metrics.h"
-#include "notify.h"
-#include "options.h"
-#include "outlier.h"
-#include "report.h"
-#include "request.h"
-#include "server.h"
-#include "tracepoints.h"
-#include "wakeup_reclaim.h"
+#include "daemon/capture/actions.h"
+#include "daemon/collect/collect.h"
+#include "daemon/config/config_build.h"
+#include "daemon/sinks/journal.h"
+#include "daemon/base/heap.h"
+#include "daemon/base/log.h"
+#include "daemon/sinks/metrics_http.h"
+#include "daemon/base/notify.h"
+#include "daemon/config/options.h"
+#include "daemon/sinks/outlier.h"
+#include "daemon/sinks/report.h"
+#include "daemon/sinks/request.h"
+#include "daemon/sinks/server.h"
+#include "daemon/tracepoints/tracepoints.h"
+#include "daemon/tracepoints/tp_events.h"
+#include "daemon/tracepoints/tp_json.h"
+#include "daemon/collect/wakeup_reclaim.h"
+#include "daemon/collect/why.h"
+#include "daemon/sinks/why_report.h"
 #include "common/json.h"
 
 struct daemon {
@@ -34,6 +39,8 @@ struct daemon {
 	struct collector col;
 	struct wakeup_reclaim reclaim;	/* the wake-up cells of tasks that exited, or less busy */
 	struct outlier_limiter outliers;
+	struct why_store why;		/* the explained waits, and outliers waiting for theirs */
+	struct actions actions;		/* what outliers set off (KIND-on-threshold) */
 	struct server *srv;
 	struct tp_set tps;
 	struct event_ring events;	/* the recent ones, for irqlat events */
@@ -49,37 +56,23 @@ struct daemon {
 	int stop_signal;
 	struct metrics *metrics;	/* --metrics or a socket from systemd; NULL: none */
 	uint64_t rb_slice_ns, rb_last_ns;	/* the ring-buffer read going on: its start, its last record */
+	uint64_t rb_slice_len_ns;	/* how long it may take */
+	uint64_t rb_end_ns;	/* when the loop's last read of it ended, cut by its slice; 0: emptied it */
 };
 
-/* One read of the ring buffer stops after RB_SLICE_NS of records. libbpf 1.1's
+/* One read of the ring buffer stops after a slice of time. libbpf 1.1's
  * ring_buffer__consume() reads until the ring is empty, and under a flood of tracepoint events
  * that it cannot keep up with (sched:sched_switch on a big machine, or a slow sanitized build)
  * it never is: the socket, the ticks and SIGTERM would wait for the flood to end. The rest is
- * read on the next turn of the loop: the ring buffer's fd stays readable. */
+ * read on the next turn of the loop: the ring buffer's fd stays readable. The slice is
+ * RB_SLICE_NS, or, after a read its slice cut (the ring buffer is behind), as long as the loop
+ * was away since, up to RB_SLICE_MAX_NS: a ring buffer that is behind gets at least half of
+ * the loop's time, however long the clients' turns between its own were (16 clients pipelining hist requests to a sanitized build took
+ * 200 ms a round, and at 10 ms a read it dropped 44,743 outliers in 8 s; none without them). */
 #define RB_SLICE_NS 10000000ull
+#define RB_SLICE_MAX_NS 250000000ull
 #define RB_SLICE_GAP_NS 1000000ull	/* records further apart belong to another read */
 #define RB_SLICE_OVER (-EAGAIN)	/* the record callback's "stop here", not an error */
-
-static json_object *outlier_json(const struct outlier *e)
-{
-	const struct kind_desc *k = kind_get(e->kind);
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "type", json_object_new_string("outlier"));
-	json_object_object_add(o, "kind", json_object_new_string(k->name));
-	json_object_object_add(o, "ts_ns", json_object_new_uint64(e->ts_ns));
-	json_object_object_add(o, "cpu", json_object_new_int((int)e->cpu));
-	if (k->sub_key)
-		json_object_object_add(o, k->sub_key, json_object_new_int((int)e->sub));
-	json_object_object_add(o, k->name_key, json_object_new_string(e->name));
-	json_object_object_add(o, k->value_key, json_object_new_uint64(e->value_ns));
-	/* the task on the CPU; a wake-up's own fields are the woken task's pid and comm */
-	json_object_object_add(o, e->kind == KIND_WAKEUP ? "cpu_pid" : "pid", json_object_new_int((int)e->pid));
-	json_object_object_add(o, e->kind == KIND_WAKEUP ? "cpu_comm" : "comm", json_object_new_string(e->comm));
-	if (e->kind == KIND_TIMER && e->aux)
-		json_object_object_add(o, "woken_pid", json_object_new_int((int)e->aux));
-	return o;
-}
 
 /* Before each record: a read that did not say when it began (the tracepoints' drain timer
  * calls ring_buffer__consume() itself) begins at a record that follows the last one's end by
@@ -90,8 +83,10 @@ static void rb_slice_record(struct daemon *d)
 {
 	uint64_t now = now_ns();
 
-	if (now - d->rb_last_ns > RB_SLICE_GAP_NS)
+	if (now - d->rb_last_ns > RB_SLICE_GAP_NS) {
 		d->rb_slice_ns = now;
+		d->rb_slice_len_ns = RB_SLICE_NS;
+	}
 }
 
 /* After each record: RB_SLICE_OVER once this read has taken its time (the record is handled,
@@ -101,17 +96,58 @@ static int rb_slice_over(struct daemon *d)
 	uint64_t now = now_ns();
 
 	d->rb_last_ns = now;
-	if (now - d->rb_slice_ns < RB_SLICE_NS)
+	if (now - d->rb_slice_ns < d->rb_slice_len_ns)
 		return 0;
 	d->rb_last_ns = 0;	/* the next record starts the next read */
 	return RB_SLICE_OVER;
 }
 
-/* A read of the ring buffer that says when it began */
+/* A read of the ring buffer that says when it began, and may take, when the last one left it
+ * behind, as long as the loop was away from it since (RB_SLICE_NS at least, RB_SLICE_MAX_NS
+ * at most) */
 static int rb_read(struct daemon *d)
 {
-	d->rb_slice_ns = d->rb_last_ns = now_ns();
-	return ring_buffer__consume(d->rb);
+	uint64_t now = now_ns(), away = d->rb_end_ns ? now - d->rb_end_ns : 0;
+	int r;
+
+	d->rb_slice_ns = d->rb_last_ns = now;
+	d->rb_slice_len_ns = away < RB_SLICE_NS ? RB_SLICE_NS : away > RB_SLICE_MAX_NS ? RB_SLICE_MAX_NS : away;
+	r = ring_buffer__consume(d->rb);
+	d->rb_end_ns = r == RB_SLICE_OVER ? now_ns() : 0;
+	return r;
+}
+
+/* An outlier to the journal (within its limits), the ring of events and the subscribers;
+ * why: its explanation, or NULL */
+static void outlier_out(struct daemon *d, const struct outlier_event *e, const struct why_named *why)
+{
+	uint32_t cpu = 0;
+	const struct series *s = collector_cell_series(&d->col, e->cell, &cpu);
+	struct outlier out;
+
+	char capture[512];
+
+	outlier_from_event(&out, e, s, cpu);
+	outlier_resolve(&out);
+	out.why = why;
+	/* every outlier over its threshold, whatever the journal's cap makes of its entry, and
+	 * before that entry, which names the capture */
+	actions_run(&d->actions, &out, capture, sizeof(capture));
+	out.capture_file = capture;
+	_cleanup_json_ json_object *o = outlier_json(&out);
+	uint64_t wall_ns = event_add_clocks(o, out.ts_ns);
+
+	outlier_handle(&d->outliers, &out);
+	event_publish(&d->events, d->srv, o, wall_ns);
+}
+
+/* The outliers whose explanation did not come (the ring buffer was full), without it */
+static void outliers_unexplained(struct daemon *d, uint64_t before_ns)
+{
+	struct outlier_event e;
+
+	while (why_expired(&d->why, before_ns, &e))
+		outlier_out(d, &e, NULL);
 }
 
 static int on_ringbuf_record(void *ctx, void *data, size_t size)
@@ -126,14 +162,27 @@ static int on_ringbuf_record(void *ctx, void *data, size_t size)
 		const struct outlier_event *e = data;
 		uint32_t cpu = 0;
 		const struct series *s = collector_cell_series(&d->col, e->cell, &cpu);
-		struct outlier out;
+		struct outlier_event pushed;
 
-		outlier_from_event(&out, e, s, cpu);
-		_cleanup_json_ json_object *o = outlier_json(&out);
-		uint64_t wall_ns = event_add_clocks(o, out.ts_ns);
+		/* a wait's explanation follows its outlier: the journal entry and the event wait
+		 * for it (collect/why.h) */
+		if (s && why_kind_explained(s->kind)) {
+			if (why_park(&d->why, e, now_ns(), &pushed))
+				outlier_out(d, &pushed, NULL);
+		} else {
+			outlier_out(d, e, NULL);
+		}
+	} else if (*kind == RB_WHY && size >= sizeof(struct why_event)) {
+		const struct why_event *e = data;
+		struct outlier_event paired;
+		struct why_named w;
+		bool found;
 
-		outlier_handle(&d->outliers, &out);
-		event_publish(&d->events, d->srv, o, wall_ns);
+		why_name(&w, e, &d->col);
+		found = why_unpark(&d->why, e->cell, e->ts_ns, &paired);
+		why_add(&d->why, &w, found);
+		if (found)
+			outlier_out(d, &paired, &w);
 	} else if (*kind == RB_TRACEPOINT || *kind == RB_MODULE) {
 		tracepoints_handle(&d->tps, data, size);
 	}
@@ -153,6 +202,17 @@ static int on_ringbuf(sd_event_source *s, int fd, uint32_t revents, void *userda
 	return 0;
 }
 
+/* A storm's start or end: an entry the journal's cap counts, or holds back (outlier.h) */
+static void on_storm(void *userdata, const struct storm_handler *h, enum storm_kind k, bool started, uint64_t now)
+{
+	struct daemon *d = userdata;
+	char what[96];
+
+	snprintf(what, sizeof(what), "%s storm on IRQ %u (%s)", storm_kind_name(k), h->irq, h->name);
+	if (outlier_storm_entry(&d->outliers, now, started, what))
+		storm_journal(NULL, h, k, started, now);
+}
+
 static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
 {
 	struct daemon *d = userdata;
@@ -162,6 +222,7 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
 	if (r < 0)
 		log_warning_errno(r, "cannot read the drop counters: %m");
 	wakeup_reclaim_tick(&d->reclaim, &d->col);
+	outliers_unexplained(d, now_ns() - WHY_PARK_NS);
 	outlier_flush(&d->outliers, now_ns());
 	if (now_ns() - d->status_ns >= 1000000000ull) {	/* at most once a second, whatever the interval */
 		char st[256];
@@ -192,9 +253,12 @@ static json_object *clients_json(const struct daemon *d)
 	json_object_object_add(o, "subscribers", json_object_new_int((int)st.subscribers));
 	json_object_object_add(o, "accepted", json_object_new_uint64(st.accepted));
 	json_object_object_add(o, "refused", json_object_new_uint64(st.refused));
-	json_object_object_add(o, "dropped", json_object_new_uint64(st.dropped));
+	json_object_object_add(o, "evicted", json_object_new_uint64(st.evicted));
+	json_object_object_add(o, "timed_out", json_object_new_uint64(st.timed_out));
 	json_object_object_add(o, "accept_pauses", json_object_new_uint64(st.accept_pauses));
 	json_object_object_add(o, "max_clients", json_object_new_int((int)d->cfg.max_clients));
+	json_object_object_add(o, "max_clients_per_uid", json_object_new_int((int)d->cfg.max_clients_per_uid));
+	json_object_object_add(o, "idle_timeout_s", json_object_new_int((int)d->cfg.client_idle_timeout_s));
 	json_object_object_add(o, "max_subscribers", json_object_new_int((int)d->cfg.max_subscribers));
 	json_object_object_add(o, "client_queue_bytes", json_object_new_uint64((uint64_t)d->cfg.client_queue_kb * 1024));
 	json_object_object_add(o, "max_request_bytes", json_object_new_uint64((uint64_t)d->cfg.max_request_kb * 1024));
@@ -207,12 +271,17 @@ static json_object *http_json(const struct daemon *d)
 	struct metrics_stats st = metrics_stats(d->metrics);
 	json_object *o = json_object_new_object();
 
+	json_object_object_add(o, "address", json_object_new_string(d->cfg.metrics));
 	json_object_object_add(o, "open", json_object_new_int((int)st.open));
 	json_object_object_add(o, "accepted", json_object_new_uint64(st.accepted));
 	json_object_object_add(o, "evicted", json_object_new_uint64(st.evicted));
 	json_object_object_add(o, "timed_out", json_object_new_uint64(st.timed_out));
 	json_object_object_add(o, "refused", json_object_new_uint64(st.refused));
+	json_object_object_add(o, "bad_requests", json_object_new_uint64(st.bad_requests));
+	json_object_object_add(o, "unauthorized", json_object_new_uint64(st.unauthorized));
 	json_object_object_add(o, "accept_pauses", json_object_new_uint64(st.accept_pauses));
+	json_object_object_add(o, "tls", json_object_new_boolean(*d->cfg.metrics_tls_cert));
+	json_object_object_add(o, "auth", json_object_new_boolean(*d->cfg.metrics_auth_file));
 	json_object_object_add(o, "max_connections", json_object_new_int((int)d->cfg.max_http_connections));
 	json_object_object_add(o, "timeout_s", json_object_new_int((int)d->cfg.http_timeout_s));
 	return o;
@@ -222,14 +291,25 @@ static json_object *on_request(void *userdata, struct client *cl, json_object *o
 {
 	struct daemon *d = userdata;
 	struct request req;
+	_cleanup_(cpu_pick_free) struct cpu_pick pick = { 0 };
 	char why[256];
 	uid_t uid;
 
 	if (request_parse(o, &req, why, sizeof(why)) < 0)
 		return json_error_reply("%s", why);
+	if (req.cpus) {
+		unsigned missing = 0;
+		int r = cpu_pick_init(&pick, req.cpus, d->col.ncpus, &missing);
+
+		if (r == -ERANGE)
+			return json_error_reply("CPU %u does not exist: this machine's CPUs are 0-%u", missing,
+						d->col.ncpus ? d->col.ncpus - 1 : 0);
+		if (r < 0)
+			return json_error_reply("cannot take the CPU list '%s': %s", req.cpus, strerror(-r));
+	}
 	switch (req.cmd) {
 	case REQ_SUMMARY: {
-		json_object *s = report_summary(&d->col, req.window);
+		json_object *s = report_summary_pick(&d->col, req.window, req.cpus ? &pick : NULL, req.cpus);
 
 		json_object_object_add(s, "tracepoints", tracepoints_json(&d->tps));
 		return json_ok_reply(s);
@@ -240,7 +320,8 @@ static json_object *on_request(void *userdata, struct client *cl, json_object *o
 		return tracepoints_request(&d->tps, req.cmd == REQ_DETACH ? "detach" : "attach", o,
 					   client_peer_uid(cl, &uid) < 0 ? -1 : (long)uid);
 	case REQ_HIST:
-		return json_ok_reply(report_hist(&d->col, req.window, req.irq, req.pid, req.name));
+		return json_ok_reply(report_hist_pick(&d->col, req.window, req.irq, req.pid, req.name,
+						      req.cpus ? &pick : NULL, req.cpus));
 	case REQ_STATUS: {
 		struct daemon_info info = {
 			.version = IRQLAT_VERSION, .attach_style = d->bpf.attach_style,
@@ -251,7 +332,7 @@ static json_object *on_request(void *userdata, struct client *cl, json_object *o
 		};
 		json_object *w;
 
-		config_thresholds(&d->cfg, info.threshold_ns);
+		memcpy(info.threshold_ns, d->cfg.threshold_ns, sizeof(info.threshold_ns));
 		json_object *s = report_status(&d->col, &info);
 
 		json_object_object_add(s, "tracepoints", tracepoints_json(&d->tps));
@@ -260,8 +341,15 @@ static json_object *on_request(void *userdata, struct client *cl, json_object *o
 			json_object_object_add(s, "wakeup_cells", w);
 		if (d->metrics)
 			json_object_object_add(s, "http", http_json(d));
+		json_object_object_add(s, "outliers", outlier_status_json(&d->outliers));
+		json_object_object_add(s, "why", why_status_json(&d->why));
+		json_object_object_add(s, "actions", actions_status_json(&d->actions));
 		return json_ok_reply(s);
 	}
+	case REQ_WHY:
+		return why_request(&d->why, o);
+	case REQ_CAPTURES:
+		return json_ok_reply(actions_captures_json(&d->actions));
 	case REQ_EVENTS:
 		return event_ring_request(&d->events, o);
 	case REQ_SUBSCRIBE: {
@@ -287,7 +375,7 @@ static int on_summary(sd_event_source *s, uint64_t usec, void *userdata)
 	struct daemon *d = userdata;
 	int r;
 
-	journal_summary(&d->summary, &d->col, d->outliers.logged, d->outliers.suppressed);
+	journal_summary(&d->summary, &d->col, d->outliers.logged, d->outliers.held + d->outliers.not_logged);
 	r = sd_event_source_set_time(s, usec + (uint64_t)d->cfg.summary_interval_s * 1000000);
 	if (r >= 0)
 		r = sd_event_source_set_enabled(s, SD_EVENT_ON);
@@ -317,8 +405,9 @@ static int arm_summary(struct daemon *d)
 static void server_limits_of(const struct daemon_config *c, struct server_limits *l)
 {
 	*l = (struct server_limits){
-		.max_clients = c->max_clients, .max_subscribers = c->max_subscribers,
-		.max_queue_bytes = (size_t)c->client_queue_kb * 1024, .max_request_bytes = (size_t)c->max_request_kb * 1024,
+		.max_clients = c->max_clients, .max_clients_per_uid = c->max_clients_per_uid,
+		.max_subscribers = c->max_subscribers, .max_queue_bytes = (size_t)c->client_queue_kb * 1024,
+		.max_request_bytes = (size_t)c->max_request_kb * 1024, .idle_timeout_s = c->client_idle_timeout_s,
 	};
 }
 
@@ -336,18 +425,20 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
 		journal_reload_failed(o->config_path, e.text);
 	} else {
 		log_setup(n.log_target, n.verbose ? LOG_DEBUG : LOG_INFO);	/* its socket was checked */
-		uint64_t th[KINDS];
-
-		config_thresholds(&n, th);
 		for (unsigned k = 0; k < KINDS; k++)
-			loader_set_threshold(&d->bpf, k, th[k]);
-		outlier_configure(&d->outliers, n.outlier_rate, th);
+			loader_set_threshold(&d->bpf, k, n.threshold_ns[k]);
+		struct outlier_rules rules;
+
+		outlier_rules_from_config(&rules, &n);
+		outlier_configure(&d->outliers, &rules);
+		wakeup_reclaim_set_grace(&d->reclaim, n.exited_task_grace_s, n.interval_ms);
 		struct server_limits limits;
 
 		server_limits_of(&n, &limits);
 		server_set_limits(d->srv, &limits);
 		bool resummary = n.summary_interval_s != o->summary_interval_s;
 		*o = n;	/* interval_ms applies from the next tick */
+		actions_configure(&d->actions, o);
 		if (resummary)
 			(void)arm_summary(d);	/* logged; the reload itself stands */
 		journal_reloaded(o);
@@ -398,14 +489,21 @@ static int socket_access(const struct daemon_config *c, struct server_access *a,
  * programs, links, tracepoints, the journal): raise the soft limit towards the hard one. */
 static void raise_fd_limit(const struct daemon_config *c)
 {
-	rlim_t want = (rlim_t)c->max_clients + c->max_http_connections * 2 + 256 + 8 * c->ntracepoints;
+	rlim_t own = 256 + 8 * (rlim_t)c->ntracepoints;
+	rlim_t want = (rlim_t)c->max_clients + c->max_http_connections * 2 + own;
 	struct rlimit rl;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= want)
 		return;
 	rl.rlim_cur = rl.rlim_max < want ? rl.rlim_max : want;
 	(void)setrlimit(RLIMIT_NOFILE, &rl);
-	if (rl.rlim_cur < want)
+	/* said before any program is loaded: a load that fails for want of a descriptor is
+	 * then not taken for the kernel refusing a program */
+	if (rl.rlim_cur < own)
+		log_warning("the descriptor limit (RLIMIT_NOFILE %llu) is below the %llu irqlatd's own BPF maps, programs and links "
+			    "may take: loading them may fail with EMFILE (Too many open files); raise LimitNOFILE= or ulimit -n",
+			    (unsigned long long)rl.rlim_cur, (unsigned long long)own);
+	else if (rl.rlim_cur < want)
 		log_notice("the descriptor limit (RLIMIT_NOFILE %llu) is below what max-clients and max-http-connections may need "
 			   "(%llu): at the limit irqlatd pauses accepting (irqlatd(8), LIMITS)",
 			   (unsigned long long)rl.rlim_cur, (unsigned long long)want);
@@ -424,18 +522,15 @@ static int daemon_start(struct daemon *d)
 		.mode = d->cfg.attach,
 		.max_cells = d->cfg.max_cells ? d->cfg.max_cells : default_max_cells((unsigned)libbpf_num_possible_cpus(), d->cfg.max_wakeup_cells),
 		.ringbuf_bytes = d->cfg.ringbuf_kb * 1024,
-		.softirqs = !d->cfg.no_softirqs,
-		.vectors = !d->cfg.no_vectors,
-		.timers = !d->cfg.no_timers,
-		.wakeups = !d->cfg.no_timers && !d->cfg.no_wakeups,
 		.max_wakeup_cells = d->cfg.max_wakeup_cells,
-		.threaded = !d->cfg.no_threaded,
 		.threaded_run = d->cfg.threaded_run,
 		.verbose = d->cfg.verbose,
 	};
 	int r;
 
-	config_thresholds(&d->cfg, lo.threshold_ns);
+	memcpy(lo.threshold_ns, d->cfg.threshold_ns, sizeof(lo.threshold_ns));
+	for (unsigned k = 0; k < KINDS; k++)
+		lo.on[k] = config_kind_on(&d->cfg, k);
 	r = loader_check_privileges();
 	if (r < 0)
 		return r;
@@ -460,9 +555,17 @@ static int daemon_start(struct daemon *d)
 		return r;
 	/* the port too: "in use" is found before any program is loaded; pages are served only
 	 * from the loop, when the collector below is ready */
-	struct metrics_sources ms = { .col = &d->col, .tps = &d->tps, .cfg = &d->cfg };
+	struct metrics_sources ms = { .col = &d->col, .why = &d->why, .tps = &d->tps, .tp_count = tracepoints_count,
+				      .tp_info = tracepoints_info, .cfg = &d->cfg };
 	struct metrics_limits ml = { .max_connections = d->cfg.max_http_connections, .timeout_s = d->cfg.http_timeout_s };
-	r = metrics_open(&d->metrics, d->ev, d->cfg.metrics, &ms, &ml);
+	struct metrics_access ma = { .tls_cert = d->cfg.metrics_tls_cert, .tls_key = d->cfg.metrics_tls_key,
+				     .auth_file = d->cfg.metrics_auth_file };
+	r = metrics_open(&d->metrics, d->ev, d->cfg.metrics, &ms, &ml, &ma);
+	if (r < 0)
+		return r;
+	/* the trace action's instance records before the programs attach: a capture holds the
+	 * events around any outlier, the first ones included */
+	r = actions_start(&d->actions, d->ev, &d->cfg);
 	if (r < 0)
 		return r;
 	r = loader_open(&d->bpf, &lo);
@@ -472,6 +575,8 @@ static int daemon_start(struct daemon *d)
 	r = collector_init(&d->col, &d->bpf);
 	if (r >= 0)
 		r = wakeup_reclaim_init(&d->reclaim, d->bpf.max_cells);
+	if (r >= 0)
+		wakeup_reclaim_set_grace(&d->reclaim, d->cfg.exited_task_grace_s, d->cfg.interval_ms);
 	if (r < 0)
 		return log_error_errno(r, "cannot allocate the collector: %m");
 	if (d->cfg.bpf_stats) {
@@ -479,7 +584,18 @@ static int daemon_start(struct daemon *d)
 		if (r < 0)
 			return log_error_errno(r, "--bpf-stats: cannot turn on BPF run-time statistics: %m (kernel 5.8 or later needed; or drop the option and set sysctl kernel.bpf_stats_enabled=1)");
 	}
-	outlier_init(&d->outliers, d->cfg.outlier_rate, lo.threshold_ns);
+	struct outlier_rules rules;
+
+	outlier_rules_from_config(&rules, &d->cfg);
+	r = outlier_init(&d->outliers, &rules);
+	if (r < 0)
+		return log_error_errno(r, "cannot allocate the outlier cap's %u entries: %m (lower outlier-cap)", rules.cap);
+	r = why_store_init(&d->why, d->bpf.ncpus);
+	if (r < 0)
+		return log_error_errno(r, "cannot allocate the recent explained waits: %m");
+	/* storm entries count in the journal's cap with the outliers' */
+	d->col.storm_report = on_storm;
+	d->col.storm_userdata = d;
 
 	d->rb = ring_buffer__new(d->bpf.ringbuf_fd, on_ringbuf_record, d, NULL);
 	if (!d->rb)
@@ -517,6 +633,7 @@ static int daemon_start(struct daemon *d)
 		log_notice("group %s does not exist: only root may connect to %s (mode %04o); create the group "
 			   "(systemd-sysusers, or groupadd --system %s) and add its users, or set socket-group or socket-mode",
 			   no_group, d->cfg.socket_path, (unsigned)d->cfg.socket_mode, no_group);
+	heap_after_start();
 	/* programs attached, socket listening: only now may systemd order dependants after us */
 	d->status_ns = now_ns();
 	notify_ready("started, no IRQ seen yet");
@@ -533,9 +650,11 @@ static void daemon_stop(struct daemon *d, bool started)
 	sd_event_source_disable_unref(d->summary_src);
 	if (started) {
 		rb_read(d);	/* what is still in the ring buffer, then the counts */
+		outliers_unexplained(d, UINT64_MAX);
 		outlier_flush_all(&d->outliers);
-		journal_stopped(d->stop_signal, now_ns() - d->col.start_ns, d->col.nseries, d->outliers.logged,
-				d->outliers.suppressed, d->col.drops[0] + d->col.drops[1] + d->col.drops[2]);
+		journal_stopped(d->stop_signal, now_ns() - d->col.start_ns, collector_count_kind(&d->col, KIND_HARDIRQ),
+				d->outliers.logged, d->outliers.held, d->outliers.not_logged,
+				d->col.drops[0] + d->col.drops[1] + d->col.drops[2]);
 	}
 	tracepoints_stop(&d->tps);	/* before the ring buffer they write to */
 	ring_buffer__free(d->rb);
@@ -543,7 +662,9 @@ static void daemon_stop(struct daemon *d, bool started)
 	server_close(d->srv);	/* removes the socket */
 	d->srv = NULL;
 	event_ring_free(&d->events);
-	outlier_free(&d->outliers);
+	actions_stop(&d->actions);
+	outlier_destroy(&d->outliers);
+	why_store_free(&d->why);
 	summary_free(&d->summary);
 	if (attached)
 		journal_links(&d->bpf, false);
@@ -559,11 +680,23 @@ int main(int argc, char **argv)
 	struct config_error e;
 	int r;
 
-	/* a reader of stderr or of a client socket that went away must cost a failed write (EPIPE),
-	 * not the daemon */
-	signal(SIGPIPE, SIG_IGN);
+	/* Every other signal a daemon may be sent whose default would end or stop it is ignored
+	 * (irqlatd(8), SIGNALS): SIGPIPE and SIGXFSZ, so that a reader of stderr or of a client
+	 * socket that went away, or a log file at RLIMIT_FSIZE, costs a failed write (EPIPE,
+	 * EFBIG), not the daemon; SIGTTOU and SIGTTIN, so that logging to a terminal it runs in
+	 * the background of does not stop it; the ones nothing here uses (SIGUSR2, timers, I/O,
+	 * power, SIGXCPU: LimitCPU='s hard limit still ends it) and the real-time ones. The
+	 * program-error signals (SIGSEGV, SIGABRT, ...) and SIGQUIT keep their core dump. */
+	static const int ignored[] = { SIGPIPE, SIGXFSZ, SIGTTOU, SIGTTIN, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
+				       SIGIO, SIGPWR, SIGSTKFLT, SIGXCPU };
+
+	for (size_t i = 0; i < ELEMENTSOF(ignored); i++)
+		signal(ignored[i], SIG_IGN);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		signal(sig, SIG_IGN);
 	/* the signals irqlatd(8) documents wait (blocked) until the loop watches them: none may
-	 * kill it while it parses its configuration or loads its programs */
+	 * kill it while it parses its configuration or loads its programs; SIGCHLD is taken by
+	 * sd_event_add_child() (src/daemon/capture/actions.c) */
 	sigset_t mask;
 
 	sigemptyset(&mask);
@@ -571,6 +704,7 @@ int main(int argc, char **argv)
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGHUP);
 	sigaddset(&mask, SIGUSR1);
+	sigaddset(&mask, SIGCHLD);	/* the shell action's children, reaped by the loop */
 	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0) {
 		fprintf(stderr, "irqlatd: cannot block the signals the event loop takes: %s\n", strerror(errno));
 		return EXIT_FAILURE;

@@ -5,7 +5,7 @@
 #define IRQLAT_FUZZ_CONFIG_CHECK_H
 
 #include "fuzz.h"
-#include "daemon/config.h"
+#include "daemon/config/config.h"
 
 static inline bool terminated(const char *s, size_t size)
 {
@@ -25,6 +25,13 @@ static inline void config_check(const struct daemon_config *c)
 			   terminated(c->socket_group, sizeof(c->socket_group)) &&
 			   terminated(c->config_path, sizeof(c->config_path)),
 		   "an unterminated string");
+	fuzz_check(c->nlog_tasks <= MAX_LOG_TASKS, "%u log-tasks", c->nlog_tasks);
+	for (unsigned i = 0; i < c->nlog_tasks; i++)
+		fuzz_check(c->log_tasks[i].pid ? c->log_tasks[i].pid <= 4194304
+					       : terminated(c->log_tasks[i].pattern, LOG_TASK_PATTERN_MAX) && c->log_tasks[i].pattern[0],
+			   "log-task %u", i);
+	fuzz_check(c->log_wakeups <= LOG_WAKEUPS_ALL, "log-wakeups %d", (int)c->log_wakeups);
+	fuzz_check(c->log_idle == 0 || c->log_idle == 1, "log-idle %d", c->log_idle);
 	fuzz_check(c->socket_mode <= 0777, "socket mode %o", c->socket_mode);
 	fuzz_check(c->interval_ms >= 10 && c->interval_ms <= 60000, "interval %u ms", c->interval_ms);
 	fuzz_check(c->ringbuf_kb >= 4 && !(c->ringbuf_kb & (c->ringbuf_kb - 1)), "ringbuf %u KiB", c->ringbuf_kb);

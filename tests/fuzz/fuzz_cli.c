@@ -47,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_check(c.delay_s >= 0.05 && c.delay_s <= 3600, "delay %g", c.delay_s);
 		fuzz_check(c.iterations >= 0, "iterations %ld", c.iterations);
 		fuzz_check(window_parse(c.window, &w) == 0, "window %s", c.window);
-		fuzz_check(c.cmd <= CMD_ATTACH, "cmd %d", (int)c.cmd);
+		fuzz_check(c.cmd <= CMD_CAPTURES, "cmd %d", (int)c.cmd);
 		fuzz_check(c.cmd != CMD_DETACH && c.cmd != CMD_ATTACH ? 1 : c.target != NULL, "detach/attach without target");
 	}
 	free(copy);

@@ -5,7 +5,7 @@
  * has one); an accepted file leaves a configuration within its bounds. */
 #include "fuzz.h"
 #include "config_check.h"
-#include "daemon/config_file.h"
+#include "daemon/config/config_file.h"
 
 #define NAME "/etc/irqlatd/fuzz.conf"
 

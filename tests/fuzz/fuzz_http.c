@@ -7,14 +7,15 @@
  * follows the Accept header (text unless it names the protobuf stream); a text page is the
  * text format as prom_check.h reads it (UTF-8 labels, no series twice) and counts every run
  * once; a protobuf page decodes (pb_stream.h), with every run once in runs_total and in each
- * native histogram's count. */
+ * native histogram's count. The method line is also what http_request_start() judges as a
+ * connection's first bytes: taken only as a token and a space, waited on only while a token. */
 #include <inttypes.h>
 #include "fuzz.h"
 #include "prom_check.h"
 #include "../unit/daemon/fake_bpf.h"
 #include "../unit/daemon/pb_stream.h"
-#include "daemon/metrics.h"
-#include "daemon/tracepoints.h"
+#include "daemon/tracepoints/tp_json.h"
+#include "daemon/sinks/metrics_http.h"
 
 #define MAX_LINES 19	/* method, path, Accept, 16 handlers */
 #define FIRST_HANDLER 3
@@ -66,7 +67,7 @@ static void page(char **line, const size_t *len, unsigned n, enum metrics_format
 {
 	struct fake_bpf b;
 	struct collector c;
-	struct metrics_sources src = { .col = &c, .tps = &tps };
+	struct metrics_sources src = { .col = &c, .tps = &tps, .tp_count = tracepoints_count, .tp_info = tracepoints_info };
 	struct prom_page seen;
 	unsigned handlers = 0;
 	uint64_t runs = 0;
@@ -113,6 +114,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!copy)
 		return 0;
 	accept = n > 2 ? line[2] : NULL;
+	/* the first bytes of a connection, as metrics_http.c looks at them before MHD: a request
+	 * line's start only when a method of token characters ends in a space */
+	{
+		size_t k = len[0] < HTTP_METHOD_MAX + 2 ? len[0] : HTTP_METHOD_MAX + 2;
+		int st = http_request_start(line[0], k);
+		size_t sp = strcspn(line[0], " ");
+
+		fuzz_check(st >= -1 && st <= 1, "http_request_start %d", st);
+		fuzz_check(st != 1 || (sp > 0 && sp <= HTTP_METHOD_MAX && sp < k), "'%.*s' taken for a request line", (int)k, line[0]);
+		fuzz_check(st != 0 || (k <= HTTP_METHOD_MAX && !memchr(line[0], ' ', k)), "'%.*s' waits for more", (int)k, line[0]);
+	}
 	/* MHD hands over the method and the path as NUL-terminated strings */
 	a = metrics_route(line[0], n > 1 ? line[1] : "", accept);
 	fuzz_check(a.status == 200 || a.status == 404 || a.status == 405, "status %u", a.status);

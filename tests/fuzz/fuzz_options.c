@@ -5,7 +5,7 @@
  * command line; an accepted command line leaves a configuration within its bounds. */
 #include "fuzz.h"
 #include "config_check.h"
-#include "daemon/options.h"
+#include "daemon/config/options.h"
 
 #define MAX_ARGS 32
 

@@ -9,11 +9,14 @@
 #include "fuzz.h"
 #include "../unit/daemon/fake_bpf.h"
 #include "common/json.h"
-#include "daemon/config.h"
-#include "daemon/event_ring.h"
-#include "daemon/report.h"
-#include "daemon/request.h"
-#include "daemon/tracepoints.h"
+#include "daemon/capture/actions.h"
+#include "daemon/collect/why.h"
+#include "daemon/config/config.h"
+#include "daemon/sinks/event_ring.h"
+#include "daemon/sinks/report.h"
+#include "daemon/sinks/request.h"
+#include "daemon/sinks/why_report.h"
+#include "daemon/tracepoints/tp_json.h"
 
 #define MAX_LINES 16
 
@@ -24,6 +27,8 @@ static struct {
 	struct daemon_config cfg;
 	struct tracepoint tp[2];
 	struct tp_set tps;
+	struct why_store why;
+	struct actions actions;		/* no action started: captures lists a folder that is not there */
 } fx;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -32,6 +37,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 
 	fake_bpf_init(&fx.bpf, 16);
+	if (why_store_init(&fx.why, 2) < 0)
+		abort();
+	fx.actions.cfg = &fx.cfg;
+	snprintf(fx.actions.dir, sizeof(fx.actions.dir), "/nonexistent/irqlatd-fuzz/captures");
 	if (collector_init(&fx.col, &fx.bpf.l) < 0)
 		abort();
 	/* what the machine's CPU sets and other BPF programs are is no request's doing: not read */
@@ -87,6 +96,10 @@ static json_object *answer(json_object *o, const struct request *r, long uid)
 	case REQ_DETACH:
 	case REQ_ATTACH:
 		return tracepoints_request(&fx.tps, r->cmd == REQ_DETACH ? "detach" : "attach", o, uid);
+	case REQ_WHY:
+		return why_request(&fx.why, o);
+	case REQ_CAPTURES:
+		return json_ok_reply(actions_captures_json(&fx.actions));
 	}
 	fuzz_check(0, "cmd %d has no answer", (int)r->cmd);
 	return NULL;
@@ -106,12 +119,15 @@ static void check_reply(json_object *a, bool utf8_in)
 
 static void one_line(const char *line, size_t len, long uid)
 {
-	json_object *o = request_json(line, len), *a;
 	struct request r;
 	char why[256] = "";
+	json_object *o = request_json(line, len, why, sizeof(why)), *a;
 
-	if (!o)
-		return;	/* server.c answers it with one fixed error */
+	if (!o) {
+		fuzz_check(fuzz_one_line(why), "not taken without a reason");
+		fuzz_check(fuzz_utf8_valid(why, strlen(why)), "reason is not UTF-8: %s", why);
+		return;
+	}
 	if (request_parse(o, &r, why, sizeof(why)) < 0) {
 		fuzz_check(fuzz_one_line(why), "refused without a reason");
 		fuzz_check(!fuzz_utf8_valid(line, len) || fuzz_utf8_valid(why, strlen(why)), "reason is not UTF-8: %s", why);

@@ -7,7 +7,7 @@
  * 8 bytes, of a known kind. */
 #include <ctype.h>
 #include "fuzz.h"
-#include "daemon/tracepoints.h"
+#include "daemon/tracepoints/tp_resolve.h"
 
 #define FORMAT_MAX 8192	/* resolve_format()'s buffer */
 

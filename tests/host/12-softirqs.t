@@ -43,13 +43,15 @@ while time.time() < end: s.sendall(buf)
 
 summary() { irqlat --top --batch --iterations 1 --json --window total; }
 
+# the exact reference: a program that only counts softirq_entry calls (bracket_agrees)
+ref_counter || { echo "Bail out! cannot build the reference counter"; exit 1; }
 start_daemon --interval-ms 200
-check "daemon starts and lists the softirq tracepoints among its programs" \
-	test "$(irqlat status --json | jq '[.programs[] | select(startswith("irq:softirq_"))] | length')" -eq 3
+check_eqn "daemon starts and lists the softirq tracepoints among its programs" \
+	"$(irqlat status --json | jq '[.programs[] | select(startswith("irq:softirq_"))] | length')" 3 "softirq programs in status"
 
 # counts over the same snapshots: a bracket of 7 s, the loads in the middle 5 s of it
 bracket() {	# SECONDS FILE: snapshot_bracket.py in the background
-	python3 "$TOP/tests/host/helpers/snapshot_bracket.py" "$SOCK" softirqs "$1" >"$2" 2>&1 &
+	python3 "$TOP/tests/host/helpers/snapshot_bracket.py" "$SOCK" softirqs "$1" "${REF_ARGS[@]}" >"$2" 2>&1 &
 	BRACKET=$!
 }
 bracket 7 "$TMP/bracket"
@@ -59,9 +61,9 @@ FIO=$!
 net_load 5
 wait "$FIO" "$BRACKET"
 sed 's/^/# /' "$TMP/bracket"
-check "BLOCK runs (fio) agree with /proc/softirqs within 1% or 5" bracket_agrees "$TMP/bracket" BLOCK 5000
-check "NET_RX runs (loopback) agree with /proc/softirqs within 1% or 5" bracket_agrees "$TMP/bracket" NET_RX 5000
-check "NET_TX runs (qdisc) agree with /proc/softirqs within 1% or 5" bracket_agrees "$TMP/bracket" NET_TX 1000
+check "BLOCK runs (fio) match the runs of softirq_entry, never above /proc/softirqs" bracket_agrees "$TMP/bracket" BLOCK 5000
+check "NET_RX runs (loopback) match the runs of softirq_entry, never above /proc/softirqs" bracket_agrees "$TMP/bracket" NET_RX 5000
+check "NET_TX runs (qdisc) match the runs of softirq_entry, never above /proc/softirqs" bracket_agrees "$TMP/bracket" NET_TX 1000
 # every vector, under disk load alone: the network load costs the BPF programs a few runs of
 # every vector that ftrace still sees (docs/architecture.md, section 10), which the 5-event
 # floor does not cover for the vectors that run a few hundred times
@@ -80,45 +82,62 @@ check "every vector (TIMER, SCHED, RCU, ...) agrees too" every_vector
 
 snap=$(summary)
 block() { jq -c '.softirqs[] | select(.vector == "BLOCK")' <<<"$snap"; }
-check "softirqs elements have every documented field" \
-	test "$(block | jq -c '[has("vector","count","rate","window_count","time_share","run_avg_ns","run_p50_ns","run_p90_ns","run_p99_ns","run_p999_ns","run_max_ns","run_total_ns","raise_count","raise_p50_ns","raise_p99_ns","raise_max_ns","cpus")] | all')" = true
-check "vector names are those of /proc/softirqs" \
-	bash -c 'for v in $(jq -r ".softirqs[].vector" <<<"$1"); do grep -q "^ *$v:" /proc/softirqs || exit 1; done' _ "$snap"
-check "count is the sum of the per-CPU counts, raise_count of theirs" \
-	test "$(jq '[.softirqs[] | (.count // 0) == ([.cpus[].count // 0] | add) and (.raise_count // 0) == ([.cpus[].raise_count // 0] | add)] | all' <<<"$snap")" = true
-check "run and raise percentiles are ordered, raises no more than runs" \
-	test "$(jq '[.softirqs[] | select(.count > 0) | .run_p50_ns <= .run_p99_ns and .run_p99_ns <= .run_p999_ns and .run_p999_ns <= .run_max_ns and (.raise_count // 0) <= .count + 5 and (.raise_p50_ns // 0) <= (.raise_max_ns // 0)] | all' <<<"$snap")" = true
-check "BLOCK had raise latencies measured" test "$(block | jq .raise_count)" -gt 1000
+# the fields irqlat(1) documents for a softirqs element
+SOFTIRQ_FIELDS='has("vector","count","rate","window_count","time_share","run_avg_ns","run_p50_ns","run_p90_ns","run_p99_ns","run_p999_ns","run_max_ns","run_total_ns","raise_count","raise_p50_ns","raise_p99_ns","raise_max_ns","cpus")'
+check_jq_all "softirqs elements have every documented field" "$(block)" . "$SOFTIRQ_FIELDS"
+names_in_proc() {
+	local v
+	for v in $(jq -r ".softirqs[].vector" <<<"$snap"); do
+		grep -q "^ *$v:" /proc/softirqs || { why "a vector /proc/softirqs has no line of" "$v"; return 1; }
+	done
+}
+check "vector names are those of /proc/softirqs" names_in_proc
+check_jq_all "count is the sum of the per-CPU counts, raise_count of theirs" "$snap" '.softirqs[]' \
+	'(.count // 0) == ([.cpus[].count // 0] | add) and (.raise_count // 0) == ([.cpus[].raise_count // 0] | add)'
+# run percentiles ordered, raise ones too, and no more raises than runs (5 in flight)
+ORDERED='.run_p50_ns <= .run_p99_ns and .run_p99_ns <= .run_p999_ns and .run_p999_ns <= .run_max_ns and
+	(.raise_count // 0) <= .count + 5 and (.raise_p50_ns // 0) <= (.raise_max_ns // 0)'
+check_jq_all "run and raise percentiles are ordered, raises no more than runs" "$snap" '.softirqs[] | select(.count > 0)' "$ORDERED"
+check_gt "BLOCK had raise latencies measured" "$(block | jq .raise_count)" 1000 "BLOCK's raise_count"
 
 batch=$(irqlat --top --batch --iterations 1 --window total)
-check "batch output: a softirqs section with a BLOCK row" \
-	bash -c 'awk "/^softirqs \\(run time/ { on = 1; next } on && /^\$/ { exit } on" <<<"$1" | grep -qE "^BLOCK +[0-9.]+[kM]? "' _ "$batch"
+softirq_section() { awk '/^softirqs \(run time/ { on = 1; next } on && /^$/ { exit } on' <<<"$1"; }
+check_match "batch output: a softirqs section with a BLOCK row" "$(softirq_section "$batch")" -E "^BLOCK +[0-9.]+[kM]? "
 out=$(irqlat hist BLOCK --window total)
-check "irqlat hist BLOCK: run time and raise latency histograms" \
-	bash -c 'grep -q "^softirq BLOCK: [0-9]* runs in window" <<<"$1" && grep -q "^softirq BLOCK raise-to-run latency: [0-9]* raises in window" <<<"$1"' _ "$out"
+both_histograms() {
+	has_line "$out" "^softirq BLOCK: [0-9]* runs in window" &&
+		has_line "$out" "^softirq BLOCK raise-to-run latency: [0-9]* raises in window"
+}
+check "irqlat hist BLOCK: run time and raise latency histograms" both_histograms
 hist=$(irqlat hist BLOCK --window total --json)
-check "hist BLOCK buckets sum to the window counts" \
-	test "$(jq '.softirqs[0] | ([.run_buckets[][2]] | add) == .window_count and ([.raise_buckets[][2]] | add) == .raise_window_count' <<<"$hist")" = true
+check_jq "hist BLOCK buckets sum to the window counts" "$hist" \
+	'.softirqs[0] | ([.run_buckets[][2]] | add) == .window_count and ([.raise_buckets[][2]] | add) == .raise_window_count'
 irqlat hist NO_SUCH_VECTOR >/dev/null 2>"$TMP/err"; rc=$?
-check "irqlat hist of an unknown name: exit 1 and one line" sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$TMP/err') -eq 1 ]"
+unknown_refused() {
+	is_eqn "$rc" 1 "exit status" && is_eqn "$(wc -l <"$TMP/err")" 1 "lines on stderr" || { why "stderr" "$(cat "$TMP/err")"; return 1; }
+}
+check "irqlat hist of an unknown name: exit 1 and one line" unknown_refused
 # the screen, in tmux: v shows the softirqs, with the raise latency columns
 TM=(tmux -L "irqlat-softirq-$$")
 "${TM[@]}" new-session -d -s top -x 130 -y 30 "env LC_ALL=C $IRQLAT --socket $SOCK --delay 0.3"
-screen_shows() { for _ in $(seq 30); do "${TM[@]}" capture-pane -t top:0.0 -p | grep -q "$1" && return 0; sleep 0.1; done; return 1; }
+screen_shows() {	# REGEX: the screen shows it within 3 s
+	for _ in $(seq 30); do "${TM[@]}" capture-pane -t top:0.0 -p | grep -q "$1" && return 0; sleep 0.1; done
+	why "the screen never showed" "$1"; why "it shows" "$("${TM[@]}" capture-pane -t top:0.0 -p)"; return 1
+}
 screen_shows "IRQ NAME"
 "${TM[@]}" send-keys -t top:0.0 v
-check "screen: v shows the softirqs with RAISE99 and RAISEMAX, BLOCK among them" \
-	bash -c "$(declare -f screen_shows); TM=(${TM[*]}); screen_shows 'showing softirqs' && screen_shows 'RAISE99 RAISEMAX' && screen_shows '^ *BLOCK '"
+softirq_screen() { screen_shows 'showing softirqs' && screen_shows 'RAISE99 RAISEMAX' && screen_shows '^ *BLOCK '; }
+check "screen: v shows the softirqs with RAISE99 and RAISEMAX, BLOCK among them" softirq_screen
 "${TM[@]}" send-keys -t top:0.0 v
-check "screen: v again shows the vector interrupts, LOC among them" \
-	bash -c "$(declare -f screen_shows); TM=(${TM[*]}); screen_shows 'showing vector interrupts' && screen_shows '^ *LOC '"
+vector_screen() { screen_shows 'showing vector interrupts' && screen_shows '^ *LOC '; }
+check "screen: v again shows the vector interrupts, LOC among them" vector_screen
 "${TM[@]}" kill-server 2>/dev/null
 stop_daemon
 
 MP=$(free_port)
 start_daemon --interval-ms 200 --metrics "127.0.0.1:$MP"
 fio_load 1
-page_has() { grep -q "$1" "$TMP/page"; }
+page_has() { file_has "$1" "$TMP/page"; }
 softirq_page() {
 	scrape_lint "http://127.0.0.1:$MP/metrics" "$TMP/page" &&
 		page_has '^irqlat_softirq_duration_seconds_bucket{vector="BLOCK",le=' &&
@@ -129,23 +148,25 @@ check "promtool accepts the page with the softirq families" softirq_page
 stop_daemon
 
 # outliers: a 1 us threshold on both makes nearly every BLOCK run and raise one
-start_daemon --interval-ms 200 --softirq-threshold-us 1 --softirq-raise-threshold-us 1 --outlier-rate 1000
+start_daemon --interval-ms 200 --softirq-threshold-us 1 --softirq-raise-threshold-us 1 --outlier-rate 1000 --outlier-cap 0
 irqlat events --json -n 200 >"$TMP/events" &
 EV=$!
 fio_load 1
 wait "$EV"
-check "irqlat events: softirq run outliers, over the threshold" \
-	test "$(jq -s '[.[] | select(.kind == "softirq")] | length > 0 and (map(select(.kind == "softirq") | .duration_ns >= 1000) | all)' "$TMP/events")" = true
-check "irqlat events: softirq raise outliers carry their latency" \
-	test "$(jq -s '[.[] | select(.kind == "softirq_raise" and .latency_ns >= 1000 and .vector != null)] | length > 0' "$TMP/events")" = true
-check "outlier log lines name the vector (run and raise)" \
-	sh -c "grep -q 'outlier: softirq [A-Z_]* ran ' '$TMP/daemon.log' && grep -q 'outlier: softirq [A-Z_]* waited to run for ' '$TMP/daemon.log'"
+check_jq_every "irqlat events: softirq run outliers, over the threshold" "<$TMP/events" \
+	'.[] | select(.kind == "softirq")' '.duration_ns >= 1000' -s
+check_jq_some "irqlat events: softirq raise outliers carry their latency" "<$TMP/events" \
+	'.[]' '.kind == "softirq_raise" and .latency_ns >= 1000 and .vector != null' -s
+both_logged() {
+	file_has 'outlier: softirq [A-Z_]* ran ' "$TMP/daemon.log" && file_has 'outlier: softirq [A-Z_]* waited to run for ' "$TMP/daemon.log"
+}
+check "outlier log lines name the vector (run and raise)" both_logged
 stop_daemon
 
 # the journal: a private journald with irqlatd's catalog
 start_private_journald || { echo "Bail out! no private journald"; exit 1; }
 "$IRQLATD" --socket "$SOCK" --log-target journal --interval-ms 200 --softirq-threshold-us 1 \
-	--softirq-raise-threshold-us 1 --outlier-rate 5 >"$TMP/daemon.log" 2>&1 &
+	--softirq-raise-threshold-us 1 --outlier-rate 5 --outlier-cap 0 >"$TMP/daemon.log" 2>&1 &
 DAEMON_PID=$!
 for _ in $(seq 100); do irqlat status >/dev/null 2>&1 && break; sleep 0.1; done
 fio_load 1
@@ -153,7 +174,7 @@ check "journal: softirq run outliers with their MESSAGE_ID, vector and duration"
 	journal_all $MID_SOFTIRQ '.SOFTIRQ != null and (.DURATION_NS | tonumber) >= 1000 and .CPU != null'
 check "journal: raise outliers with their own MESSAGE_ID and LATENCY_NS" \
 	journal_all $MID_SOFTIRQ_RAISE '.SOFTIRQ != null and (.LATENCY_NS | tonumber) >= 1000'
-explained() { journalctl --no-pager -x _PID="$DAEMON_PID" MESSAGE_ID="$1" | grep -q "$2"; }
+explained() { has_line "$(journalctl --no-pager -x _PID="$DAEMON_PID" MESSAGE_ID="$1")" "$2"; }
 both_explained() { explained $MID_SOFTIRQ 'softirq vector ran' && explained $MID_SOFTIRQ_RAISE 'after it was raised'; }
 check "journalctl -x explains both from the catalog" both_explained
 stop_daemon
@@ -162,8 +183,10 @@ start_daemon --interval-ms 200 --no-softirqs
 fio_load 1
 sleep 0.5
 st=$(irqlat status --json)
-check "--no-softirqs: no softirq program, no softirqs, hard IRQs still measured" \
-	test "$(jq '[.programs[] | select(startswith("irq:softirq_"))] | length' <<<"$st")" -eq 0 -a \
-	"$(summary | jq '(.softirqs | length) == 0 and (.irqs | length) > 0')" = true
+no_softirqs() {
+	is_eqn "$(jq '[.programs[] | select(startswith("irq:softirq_"))] | length' <<<"$st")" 0 "softirq programs in status" &&
+		jq_true "$(summary)" '(.softirqs | length) == 0 and (.irqs | length) > 0'
+}
+check "--no-softirqs: no softirq program, no softirqs, hard IRQs still measured" no_softirqs
 stop_daemon
 done_testing

@@ -25,7 +25,7 @@ disk_cpu=$(busiest "$irq0" "$irq1"); block_cpu=$(busiest "$blk0" "$blk1")
 diag "disk IRQ $IRQ mostly on CPU $disk_cpu, BLOCK mostly on CPU $block_cpu"
 name=$(jq -r --argjson irq "$IRQ" '[.irqs[] | select(.irq == $irq)][0].name' <<<"$snap")
 possible=$(awk -F- '{ print ($2 == "" ? $1 : $2) + 1 }' /sys/devices/system/cpu/possible)
-check "one cpu_load entry per possible CPU ($possible)" test "$(jq '.cpu_load | length' <<<"$snap")" -eq "$possible"
+check_eqn "one cpu_load entry per possible CPU ($possible)" "$(jq '.cpu_load | length' <<<"$snap")" "$possible" "cpu_load entries" "possible CPUs"
 in_list() {	# LIST CPU: "true" when the kernel's CPU list (0-3,8) holds CPU, else "false"
 	python3 -c 'import sys; c = int(sys.argv[2]); print(str(any(int(a) <= c <= int(b or a) for a, _, b in (r.partition("-") for r in sys.argv[1].strip().split(",") if r))).lower())' "$1" "$2"
 }
@@ -35,17 +35,19 @@ marks_agree() {
 	nohz=$(cat /sys/devices/system/cpu/nohz_full 2>/dev/null)
 	[ "$nohz" = "(null)" ] && nohz=
 	for cpu in $(seq 0 $((possible - 1))); do
-		[ "$(jq --argjson c "$cpu" '.cpu_load[$c].isolated' <<<"$snap")" = "$(in_list "$iso" "$cpu")" ] || return 1
-		[ "$(jq --argjson c "$cpu" '.cpu_load[$c].nohz_full' <<<"$snap")" = "$(in_list "$nohz" "$cpu")" ] || return 1
+		is_eq "$(jq --argjson c "$cpu" '.cpu_load[$c].isolated' <<<"$snap")" "$(in_list "$iso" "$cpu")" \
+			"CPU $cpu: isolated" "in /sys/devices/system/cpu/isolated ($iso)" || return 1
+		is_eq "$(jq --argjson c "$cpu" '.cpu_load[$c].nohz_full' <<<"$snap")" "$(in_list "$nohz" "$cpu")" \
+			"CPU $cpu: nohz_full" "in /sys/devices/system/cpu/nohz_full ($nohz)" || return 1
 	done
 }
 check "isolated and nohz_full marks are those of /sys/devices/system/cpu" marks_agree
-check "the CPU that took the disk's IRQs (/proc/interrupts) has $name as its worst handler" \
-	test "$(jq -r --argjson c "$disk_cpu" '.cpu_load[$c].hardirq_worst.name' <<<"$snap")" = "$name"
-check "the CPU that ran BLOCK (/proc/softirqs) has BLOCK as its worst softirq" \
-	test "$(jq -r --argjson c "$block_cpu" '.cpu_load[$c].softirq_worst.vector' <<<"$snap")" = BLOCK
-check "shares are fractions, total the classes' sum" \
-	test "$(jq '[.cpu_load[] | .hardirq_share >= 0 and .softirq_share < 1 and (.total_share - .hardirq_share - .vector_share - .softirq_share | fabs) < 1e-9] | all' <<<"$snap")" = true
+check_eq "the CPU that took the disk's IRQs (/proc/interrupts) has $name as its worst handler" \
+	"$(jq -r --argjson c "$disk_cpu" '.cpu_load[$c].hardirq_worst.name' <<<"$snap")" "$name" "CPU $disk_cpu's hardirq_worst"
+check_eq "the CPU that ran BLOCK (/proc/softirqs) has BLOCK as its worst softirq" \
+	"$(jq -r --argjson c "$block_cpu" '.cpu_load[$c].softirq_worst.vector' <<<"$snap")" BLOCK "CPU $block_cpu's softirq_worst"
+check_jq_all "shares are fractions, total the classes' sum" "$snap" '.cpu_load[]' \
+	'.hardirq_share >= 0 and .softirq_share < 1 and (.total_share - .hardirq_share - .vector_share - .softirq_share | fabs) < 1e-9'
 
 # /proc/stat: with CONFIG_IRQ_TIME_ACCOUNTING its irq and softirq columns are the kernel's own
 # clock of hard-IRQ and softirq context (USER_HZ units, 10 ms); without it, samples of ticks
@@ -62,7 +64,11 @@ if config_has CONFIG_IRQ_TIME_ACCOUNTING; then
 	hard_ms=$(( ($(ours "$s1") - $(ours "$s0")) / 1000000 )); soft_ms=$(( ($(ours_soft "$s1") - $(ours_soft "$s0")) / 1000000 ))
 	diag "irqlatd: hard $hard_ms ms, softirq $soft_ms ms; /proc/stat: irq $(( (irq1 - irq0) * 10 )) ms, softirq $(( (soft1 - soft0) * 10 )) ms"
 	# a few ticks (5 x 10 ms) and what the two leave out of each other: 10% (architecture.md section 10)
-	close_to() { local d=$(($1 - $2)); d=${d#-}; [ "$d" -le $((50 + $2 / 10)) ]; }
+	close_to() {	# OURS_MS STAT_MS
+		local d=$(($1 - $2)); d=${d#-}
+		[ "$d" -le $((50 + $2 / 10)) ] && return 0
+		why "irqlatd" "$1 ms"; why "/proc/stat" "$2 ms (apart by $d ms, at most $((50 + $2 / 10)) allowed)"; return 1
+	}
 	check "hard IRQs + vectors within a few ticks of /proc/stat's irq column" close_to "$hard_ms" $(( (irq1 - irq0) * 10 ))
 	check "softirqs within a few ticks of /proc/stat's softirq column" close_to "$soft_ms" $(( (soft1 - soft0) * 10 ))
 else
@@ -71,11 +77,15 @@ else
 fi
 
 out=$(irqlat --top --batch --iterations 1)
-check "the text snapshot has the CPU load section, a line per CPU" \
-	test "$(awk '/^CPU load over/ { on = 1; next } on && /^$/ { exit } on && /^cpu[0-9]+ / { n++ } END { print n + 0 }' <<<"$out")" -eq "$possible"
+check_eqn "the text snapshot has the CPU load section, a line per CPU" \
+	"$(awk '/^CPU load over/ { on = 1; next } on && /^$/ { exit } on && /^cpu[0-9]+ / { n++ } END { print n + 0 }' <<<"$out")" "$possible" \
+	"CPU lines in the section" "possible CPUs"
 TM=(tmux -L "irqlat-load-$$")
 "${TM[@]}" new-session -d -s top -x 130 -y 30 "env LC_ALL=C $IRQLAT --socket $SOCK --delay 0.3"
-screen_shows() { for _ in $(seq 30); do "${TM[@]}" capture-pane -t top:0.0 -p | grep -q "$1" && return 0; sleep 0.1; done; return 1; }
+screen_shows() {	# REGEX: the screen shows it within 3 s
+	for _ in $(seq 30); do "${TM[@]}" capture-pane -t top:0.0 -p | grep -q "$1" && return 0; sleep 0.1; done
+	why "the screen never showed" "$1"; why "it shows" "$("${TM[@]}" capture-pane -t top:0.0 -p)"; return 1
+}
 screen_shows "IRQ NAME"
 "${TM[@]}" send-keys -t top:0.0 v v v
 check "screen: v three times shows the CPU load" screen_shows "^CPU load over"

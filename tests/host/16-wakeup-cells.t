@@ -1,5 +1,5 @@
 #!/bin/bash
-# The wake-up cells' bound (src/daemon/wakeup_reclaim.c, docs/architecture.md section 12), with
+# The wake-up cells' bound (src/daemon/collect/wakeup_reclaim.c, docs/architecture.md section 12), with
 # --max-wakeup-cells 4 on a machine whose own sleepers fill 4 cells at once: six short-lived
 # sleepers one after another, each of which must get a series of its own (by its pid); then a
 # long-lived one, which must get its own too, and whose series must count exactly the sleeps
@@ -23,13 +23,17 @@ cells_cleanup() {
 trap cells_cleanup EXIT
 mount_fs
 
-start_daemon --interval-ms 200 --max-wakeup-cells 4
-check "sched:sched_switch attached, kind wakeup" \
-	test "$(irqlat status --json | jq '(.programs | index("sched:sched_switch") != null) and (.kinds | index("wakeup") != null)')" = true
+start_daemon --interval-ms 200 --max-wakeup-cells 4 --exited-task-grace-s 10	# a dead sleeper's series ends 10 s after it exited
+check_jq "sched:sched_switch attached, kind wakeup" "$(irqlat status --json)" \
+	'(.programs | index("sched:sched_switch") != null) and (.kinds | index("wakeup") != null)'
 
 # the wake-up series as {pid: [count, cells]}, every task with cells of its own
 wakeups() { irqlat --top --batch --iterations 1 --json --window total | jq -c '[.timers.wakeups[] | select(.pid != 0) | {key: (.pid | tostring), value: [.count, (.cpus | length)]}] | from_entries'; }
-has_series() { [ "$(wakeups | jq --arg p "$1" 'has($p)')" = true ]; }
+has_series() {	# PID: it has a series of its own
+	local w; w=$(wakeups)
+	[ "$(jq --arg p "$1" 'has($p)' <<<"$w")" = true ] && return 0
+	why "no series of pid $1 among" "$w"; return 1
+}
 no_series() { [ "$(wakeups | jq --arg p "$1" 'has($p)')" = false ]; }
 count_of() { wakeups | jq --arg p "$1" '.[$p][0] // -1'; }
 # the count once it holds still (the sleeper waits in a pipe read: no more wake-ups)
@@ -78,7 +82,7 @@ for i in $(seq $SHORT); do
 	sleeper_stop
 	pids="$pids $SL_TASK"
 done
-check "each of $SHORT short-lived sleepers got a series of its own ($got)" test "$got" -eq "$SHORT"
+check_eqn "each of $SHORT short-lived sleepers got a series of its own ($got)" "$got" "$SHORT" "sleepers with a series" "sleepers"
 
 sleeper_start
 sleeper_say loop
@@ -95,8 +99,11 @@ D=$((W1 - W0))
 diag "long-lived sleeper: '$said'; irqlatd's count $W0, then $W1: $D wake-ups for its $N sleeps"
 # not one more than its sleeps; fewer only for a timer that fired before the task was off
 # its CPU (not counted, docs/architecture.md section 12): 1% of them at most
-check "its series counted its $N sleeps ($D; at most $N, at least 99%)" \
-	test "$W0" -ge 0 -a "$W1" -ge 0 -a "$D" -le $N -a "$D" -ge $((N * 99 / 100))
+counted_sleeps() {
+	is_ge "$W0" 0 "its count before (-1: not settled)" && is_ge "$W1" 0 "its count after (-1: not settled)" &&
+		is_between "$D" $((N * 99 / 100)) $N "wake-ups counted for its $N sleeps"
+}
+check "its series counted its $N sleeps ($D; at most $N, at least 99%)" counted_sleeps
 sleeper_stop
 dead_with_series() {
 	local p snap=$(wakeups) n=0
@@ -105,17 +112,17 @@ dead_with_series() {
 	done
 	echo "$n"
 }
-none_dead() { [ "$(dead_with_series)" -eq 0 ]; }
+none_dead() { is_eqn "$(dead_with_series)" 0 "dead sleepers with a series"; }
 retry_for 20 none_dead
 snap=$(wakeups)
 diag "the tasks with cells now: $snap"
 check "none of the $SHORT dead sleepers has a series 20 s after the last one's exit at most ($(dead_with_series))" none_dead
-check "no more than 4 cells held by tasks of their own ($(jq '[.[][1]] | add // 0' <<<"$snap"))" \
-	test "$(jq '[.[][1]] | add // 0' <<<"$snap")" -le 4
+check_le "no more than 4 cells held by tasks of their own ($(jq '[.[][1]] | add // 0' <<<"$snap"))" \
+	"$(jq '[.[][1]] | add // 0' <<<"$snap")" 4 "cells held by tasks"
 # status counts what it gave back: the dead sleepers at least (each exited, or gave its cells up
 # for a busier task before the daemon saw it exit)
 wc_status=$(irqlat status --json | jq -c .wakeup_cells)
 diag "status: wakeup_cells $wc_status"
-check "status wakeup_cells: max 4, held <= 4, tasks exited + evicted >= the $SHORT dead sleepers" \
-	test "$(jq --argjson n "$SHORT" '.max == 4 and .held <= 4 and .tasks_exited + .tasks_evicted >= $n' <<<"$wc_status")" = true
+check_jq "status wakeup_cells: max 4, held <= 4, tasks exited + evicted >= the $SHORT dead sleepers" "$wc_status" \
+	'.max == 4 and .held <= 4 and .tasks_exited + .tasks_evicted >= $n' --argjson n "$SHORT"
 done_testing

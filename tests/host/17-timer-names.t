@@ -34,10 +34,13 @@ opens=$(grep -c 'openat(.*"/proc/kallsyms"' "$TMP/strace")
 outside=$(sed 's/+0x.*//' "$TMP/named" | sort -u | comm -23 - "$TMP/callbacks" | wc -l)
 diag "$(wc -l <"$TMP/callbacks") vmlinux hrtimer callbacks in BTF; named: $(tr '\n' ' ' <"$TMP/named"); $outside outside them; /proc/kallsyms opened $opens times"
 
-check "timer functions named, the scheduler tick's among them" \
-	grep -qxE 'tick_nohz_handler|tick_sched_timer' "$TMP/named"
-check "/proc/kallsyms opened once at start-up, again at most once per function outside BTF's hrtimer callbacks" \
-	test -s "$TMP/callbacks" -a "$opens" -ge 1 -a "$opens" -le $((1 + outside))
+check_grep "timer functions named, the scheduler tick's among them" \
+	-xE 'tick_nohz_handler|tick_sched_timer' "$TMP/named"
+opened_once() {
+	is_nonempty "$TMP/callbacks" &&
+		is_between "$opens" 1 $((1 + outside)) "openat() of /proc/kallsyms" "1 + the functions outside BTF's callbacks"
+}
+check "/proc/kallsyms opened once at start-up, again at most once per function outside BTF's hrtimer callbacks" opened_once
 [ "$opens" -le $((1 + outside)) ] || grep '/proc/kallsyms' "$TMP/strace" | sed 's/^/# /'
 names_are_functions() {
 	local f

@@ -41,14 +41,14 @@ kill "$BUSY"; wait "$BUSY" 2>/dev/null
 start_daemon --interval-ms 100 --metrics "127.0.0.1:$MP"
 URL=http://127.0.0.1:$MP
 curl -s -D "$TMP/headers" -o "$TMP/page" "$URL/metrics"
-check "GET /metrics: 200, Content-Type text/plain; version=0.0.4" \
-	sh -c "grep -q '^HTTP/1.1 200' '$TMP/headers' && grep -qi '^Content-Type: text/plain; version=0.0.4' '$TMP/headers'"
+text_200() { file_has '^HTTP/1.1 200' "$TMP/headers" && file_has -i '^Content-Type: text/plain; version=0.0.4' "$TMP/headers"; }
+check "GET /metrics: 200, Content-Type text/plain; version=0.0.4" text_200
 code() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
-check "404 on / and /metricsx, 405 on POST /metrics" \
-	test "$(code "$URL/") $(code "$URL/metricsx") $(code -X POST "$URL/metrics")" = "404 404 405"
+check_eq "404 on / and /metricsx, 405 on POST /metrics" \
+	"$(code "$URL/") $(code "$URL/metricsx") $(code -X POST "$URL/metrics")" "404 404 405" "GET /, GET /metricsx, POST /metrics"
 lint=$(promtool check metrics <"$TMP/page" 2>&1); rc=$?
-check "promtool check metrics: no error, no lint problem" test $rc -eq 0 -a -z "$lint"
-[ -n "$lint" ] && diag "$lint"
+promtool_clean() { is_eqn "$rc" 0 "promtool's exit status" || { why "its output" "$lint"; return 1; }; is_empty "$lint" "promtool's output"; }
+check "promtool check metrics: no error, no lint problem" promtool_clean
 families() {
 	for f in irqlat_build_info irqlat_handler_runs_total irqlat_handler_seconds_total irqlat_handler_spurious_total \
 		 irqlat_handler_duration_seconds irqlat_handler_max_seconds irqlat_handler_storm irqlat_handler_storms_total \
@@ -59,8 +59,8 @@ families() {
 	done
 }
 check "every documented family has HELP and TYPE" families
-check "irqlat_build_info carries the version irqlatd -V prints" \
-	grep -qx "irqlat_build_info{version=\"$("$IRQLATD" -V | awk '{ print $2 }')\"} 1" "$TMP/page"
+check_grep "irqlat_build_info carries the version irqlatd -V prints" \
+	-x "irqlat_build_info{version=\"$("$IRQLATD" -V | awk '{ print $2 }')\"} 1" "$TMP/page"
 
 # Histogram consistency on a page taken under load: per handler, +Inf = _count = runs_total of
 # the same page, buckets never decrease, le bounds are every 8th schema-3 bound, 2^-23 .. 2^2 s.
@@ -107,7 +107,7 @@ query() {	# query PROMQL [TIME]: the first result's value, or empty
 		jq -r '.data.result[0].value[1] // empty'
 }
 for _ in $(seq 60); do [ "$(query 'up{job="irqlatd"}')" = 1 ] && break; sleep 0.5; done
-check "Prometheus 2 scrapes the daemon (up = 1)" test "$(query 'up{job="irqlatd"}')" = 1
+check_eq "Prometheus 2 scrapes the daemon (up = 1)" "$(query 'up{job="irqlatd"}')" 1 'up{job="irqlatd"}'
 # Prometheus stores, at each scrape, the daemon's totals as of its last tick. Other load may
 # share the disk IRQ, so a sample is compared with the kernel's count at that very tick: the
 # ticks are bracketed by /proc/interrupts (lib.sh bracket ticks) and each sample is matched to
@@ -155,31 +155,34 @@ PY
 )
 diag "samples and their ticks' brackets: $matched"
 read -r m0 lo0 hi0 m1 lo1 hi1 <<<"${matched:-0 0 0 0 0 0}"
-agree() { [ -n "$matched" ] && count_agrees "$m0" "$lo0" "$hi0" "$m1" "$lo1" "$hi1"; }
-agree; rc=$?
+agree() { is_set "$matched" "the samples matched to ticks" && count_agrees "$m0" "$lo0" "$hi0" "$m1" "$lo1" "$hi1"; }
+agree
 diag "IRQ $IRQ over the fio window, Prometheus irqlat_handler_runs_total: $COUNT_DIAG"
-check "Prometheus' counter for the disk IRQ agrees with /proc/interrupts at the same ticks (at most 0.5% short, 5 over)" \
-	test $rc -eq 0 -a "${v0%.*}" = "$m0" -a "${v1%.*}" = "$m1"
+prometheus_agrees() {
+	agree && is_eq "${v0%.*}" "$m0" "Prometheus' value at t0" "the sample matched to a tick" &&
+		is_eq "${v1%.*}" "$m1" "Prometheus' value at t1" "the sample matched to a tick"
+}
+check "Prometheus' counter for the disk IRQ agrees with /proc/interrupts at the same ticks (at most 0.5% short, 5 over)" prometheus_agrees
 dp=$(( (lo1 - hi0 + hi1 - lo0) / 2 ))
 inc=$(query "sum(increase(irqlat_handler_runs_total{irq=\"$IRQ\"}[9s]))" "$t1")
 diag "increase(...[9s]) at the end of the window: ${inc:-none}"
-check "increase() over the window is within 25% of the /proc/interrupts delta (extrapolated by Prometheus)" \
-	awk -v i="${inc:-0}" -v d="$dp" 'BEGIN { exit !(i > 0.75 * d && i < 1.25 * d) }'
+check_awk "increase() over the window is within 25% of the /proc/interrupts delta (extrapolated by Prometheus)" \
+	'i > 0.75 * d && i < 1.25 * d' i="${inc:-0}" d="$dp"
 c=$(query "sum(irqlat_handler_duration_seconds_count{irq=\"$IRQ\"})" "$t1")
-check "in Prometheus: _count = runs_total for the disk IRQ ($c)" test -n "$c" -a "$c" = "$v1"
+count_is_runs() { is_set "$c" "_count" && is_eq "$c" "$v1" "_count" "runs_total"; }
+check "in Prometheus: _count = runs_total for the disk IRQ ($c)" count_is_runs
 p99=$(query "histogram_quantile(0.99, sum by (le) (rate(irqlat_handler_duration_seconds_bucket{irq=\"$IRQ\"}[5s])))" "$((${t1%.*} - 3))")
 diag "histogram_quantile(0.99) of the disk IRQ under load: ${p99:-none} s"
-check "histogram_quantile over the buckets gives a positive p99 below 4 s" \
-	awk -v q="${p99:-0}" 'BEGIN { exit !(q > 0 && q <= 4) }'
+check_awk "histogram_quantile over the buckets gives a positive p99 below 4 s" 'q > 0 && q <= 4' q="${p99:-0}"
 kill "$PROM_PID"; wait "$PROM_PID" 2>/dev/null; PROM_PID=
 check "Prometheus stopped" sh -c "! kill -0 $PROM_PID 2>/dev/null"
 stop_daemon
-check "daemon with --metrics stops cleanly (exit 0)" test "$DAEMON_STATUS" -eq 0
+check_eqn "daemon with --metrics stops cleanly (exit 0)" "$DAEMON_STATUS" 0 "exit status"
 
 # IPv6 loopback
 if [ -e /proc/net/if_inet6 ] && grep -q '^0*1 ' /proc/net/if_inet6; then
 	start_daemon --no-tracepoints --metrics "[::1]:$MP"
-	check "[::1]:PORT serves /metrics" test "$(code -g "http://[::1]:$MP/metrics")" = 200
+	check_eq "[::1]:PORT serves /metrics" "$(code -g "http://[::1]:$MP/metrics")" 200 "HTTP status"
 	stop_daemon
 else
 	skip "no IPv6 loopback"
@@ -197,19 +200,21 @@ ACT=$!
 for _ in $(seq 50); do ss -ltn | grep -q "127.0.0.1:$SP " && break; sleep 0.1; done
 # the first connection starts irqlatd; it waits in the backlog until irqlatd accepts it
 curl -s -m 20 -o "$TMP/page3" "http://127.0.0.1:$SP/metrics"
-check "socket activation: the passed socket serves /metrics (the first connection starts irqlatd)" \
-	grep -q '^irqlat_build_info' "$TMP/page3"
-check "... and the log says it serves the socket from systemd" grep -q 'metrics: serving /metrics on the socket from systemd' "$TMP/activated.log"
+check_grep "socket activation: the passed socket serves /metrics (the first connection starts irqlatd)" \
+	'^irqlat_build_info' "$TMP/page3"
+check_grep "... and the log says it serves the socket from systemd" 'metrics: serving /metrics on the socket from systemd' "$TMP/activated.log"
 child=$(pgrep -f "^$IRQLATD --socket $SOCK" | head -1)	# exec'd by systemd-socket-activate
 [ -n "$child" ] && kill -TERM "$child"; wait "$ACT" 2>/dev/null
 # irqlatd's calls: its pid's lines from its execve on
 awk -v exe="execve(\"$IRQLATD\"" '!pid && index($0, exe) { pid = $1 } pid && $1 == pid' "$TMP/strace" >"$TMP/strace.irqlatd"
 sockets() { grep -E ' (socket|bind|listen)\(' "$TMP/strace.irqlatd" | grep -v 'socket(AF_UNIX' | grep -v 'bind([0-9]*, {sa_family=AF_UNIX' | grep -v 'listen('; }
 inet=$(sockets)
-check "... with no socket(2) but AF_UNIX, no bind(2) but AF_UNIX, and accept4(2) used" \
-	sh -c "[ -z \"\$1\" ] && grep -q 'accept4(' '$TMP/strace.irqlatd'" _ "$inet"
-[ -n "$inet" ] && diag "$inet"
+unix_only() { is_empty "$inet" "socket(2), bind(2), listen(2) calls but AF_UNIX ones" && file_has 'accept4(' "$TMP/strace.irqlatd"; }
+check "... with no socket(2) but AF_UNIX, no bind(2) but AF_UNIX, and accept4(2) used" unix_only
 # accept4 passes the unit's filter: @system-service includes @network-io
-check "accept4 is in @system-service (the unit's SystemCallFilter=)" \
-	sh -c "systemd-analyze syscall-filter --no-pager @network-io | grep -qx '    accept4' && systemd-analyze syscall-filter --no-pager @system-service | grep -qx '    @network-io'"
+in_filter() {
+	has_line "$(systemd-analyze syscall-filter --no-pager @network-io)" -x '    accept4' &&
+		has_line "$(systemd-analyze syscall-filter --no-pager @system-service)" -x '    @network-io'
+}
+check "accept4 is in @system-service (the unit's SystemCallFilter=)" in_filter
 done_testing

@@ -41,17 +41,19 @@ assert at + n <= len(b) and b[at] == 0x0a, "not a length-delimited MetricFamily"
 print(b[at + 2:at + 2 + b[at + 1]].decode())
 PY
 }
-check "Prometheus' Accept (native histograms on) gets the protobuf stream: its Content-Type, a MetricFamily first" \
-	test "$(ctype pb)" = "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; encoding=delimited" \
-	-a "$(first_family)" = irqlat_build_info
+protobuf_served() {
+	is_eq "$(ctype pb)" "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; encoding=delimited" "Content-Type" &&
+		is_eq "$(first_family 2>&1)" irqlat_build_info "the first MetricFamily"
+}
+check "Prometheus' Accept (native histograms on) gets the protobuf stream: its Content-Type, a MetricFamily first" protobuf_served
 text_types() {
 	local a
 	for a in 'garbage' ';;;q=x' 'application/vnd.google.protobuf' 'text/plain;version=0.0.4' \
 		 'application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited;q=0.2,text/plain;q=0.5'; do
 		get "$a" t
-		[ "$(ctype t)" = "text/plain; version=0.0.4; charset=utf-8" ] || { diag "Accept: $a got $(ctype t)"; return 1; }
+		is_eq "$(ctype t)" "text/plain; version=0.0.4; charset=utf-8" "Content-Type for Accept: $a" || return 1
 	done
-	curl -s -D "$TMP/none.h" -o "$TMP/none" "$URL" && [ "$(ctype none)" = "text/plain; version=0.0.4; charset=utf-8" ]
+	curl -s -D "$TMP/none.h" -o "$TMP/none" "$URL" && is_eq "$(ctype none)" "text/plain; version=0.0.4; charset=utf-8" "Content-Type without Accept"
 }
 check "no Accept, a garbage one, protobuf without its parameters or preferred less: the text format" text_types
 # the histogram families with series on a text page (every kind's that ran: handlers, softirqs,
@@ -113,8 +115,8 @@ retry_for 5 sh -c "curl -s '$URL' | grep -q '^irqlat_handler_runs_total{irq=\"$I
 curl -s -H 'Accept: garbage' -o "$TMP/text" "$URL"
 wait "$FIO"
 lint=$(promtool check metrics <"$TMP/text" 2>&1); rc=$?
-check "promtool check metrics on the text format (metrics-le-factor 4): no error, no lint problem" test $rc -eq 0 -a -z "$lint"
-[ -n "$lint" ] && diag "$lint"
+promtool_clean() { is_eqn "$rc" 0 "promtool's exit status" || { why "its output" "$lint"; return 1; }; is_empty "$lint" "promtool's output"; }
+check "promtool check metrics on the text format (metrics-le-factor 4): no error, no lint problem" promtool_clean
 les() {
 	python3 - "$TMP/text" "$IRQ" <<'PY'
 import re, sys
@@ -130,7 +132,11 @@ check "text format: the le bounds are every 4th schema-3 bound, 2^(-184/8) s to 
 echo 'metrics-le-factor = 16' >"$TMP/irqlatd.conf"
 kill -HUP "$DAEMON_PID"
 nle() { curl -s "$URL" | grep -c "^irqlat_handler_duration_seconds_bucket{irq=\"$IRQ\","; }
-sixteenth() { local n; n=$(nle); [ "$n" -gt 0 ] && [ $((n % 14)) -eq 0 ] && curl -s "$URL" | grep -q "^irqlat_handler_duration_seconds_bucket{irq=\"$IRQ\",.*le=\"2.384185791015625e-07\"} "; }
+sixteenth() {
+	local n; n=$(nle)
+	is_gt "$n" 0 "bucket lines of IRQ $IRQ" && is_eqn $((n % 14)) 0 "bucket lines modulo 14 (13 bounds and +Inf)" &&
+		has_line "$(curl -s "$URL")" "^irqlat_handler_duration_seconds_bucket{irq=\"$IRQ\",.*le=\"2.384185791015625e-07\"} "
+}
 check "after a reload with metrics-le-factor = 16: 13 bounds and +Inf, from 2^-22 s" retry_for 10 sixteenth
 
 # A page with what no handler here does (helpers/metrics-page.c): a run of 0 ns (the zero
@@ -173,7 +179,7 @@ PROM_PID=$!
 API=http://127.0.0.1:$PP/api/v1
 query() { curl -s "$API/query" --data-urlencode "query=$1" ${2:+--data-urlencode "time=$2"}; }	# query PROMQL [TIME]: the JSON
 value() { query "$@" | jq -r '.data.result[0].value[1] // empty' 2>/dev/null; }	# nothing while Prometheus starts
-up() { [ "$(value 'up{job="irqlatd"}')" = 1 ]; }
+up() { is_eq "$(value 'up{job="irqlatd"}')" 1 'up{job="irqlatd"}'; }
 retry_for 30 up
 check "Prometheus (native histograms on) scrapes irqlatd (up = 1)" up
 
@@ -182,18 +188,17 @@ edge_stored() { [ -n "$(value "histogram_count($E)")" ]; }
 retry_for 15 edge_stored
 c=$(value "histogram_count($E)") sum=$(value "histogram_sum($E)") med=$(value "histogram_quantile(0.5, $E)")
 diag "the edge page in Prometheus: count ${c:-none}, sum ${sum:-none} s, median ${med:-none} s"
-check "Prometheus takes the run beyond 4 s in the count and the sum, in no bucket (count 4, sum 5.000002 s)" \
-	test "$c" = 4 -a "$sum" = 5.000002
+check_eq "Prometheus takes the run beyond 4 s in the count and the sum, in no bucket (count 4, sum 5.000002 s)" \
+	"$c $sum" "4 5.000002" "histogram_count, histogram_sum"
 # rank 2 of 4: the zero bucket holds 1, the 1000 ns runs are native bucket ceil(8 log2 1e-6) = -159
-check "... and the median in the bucket of 1000 ns, (2^(-160/8), 2^(-159/8)] s = (953.7 ns, 1040.0 ns]" \
-	awk -v m="${med:-0}" 'BEGIN { exit !(m > 2 ^ (-160 / 8) && m <= 2 ^ (-159 / 8)) }'
+check_awk "... and the median in the bucket of 1000 ns, (2^(-160/8), 2^(-159/8)] s = (953.7 ns, 1040.0 ns]" \
+	'm > 2 ^ (-160 / 8) && m <= 2 ^ (-159 / 8)' m="${med:-0}"
 # its buckets as the API lists them: [boundary rule, lower, upper, count]
 buckets=$(query "$E" | jq -c '[.data.result[0].histogram[1].buckets[] | [.[0], (.[1] | tonumber), (.[2] | tonumber), .[3]]]')
 diag "its buckets: $buckets"
 edge_buckets() {
-	jq -e 'length == 2 and .[0][3] == "1" and .[0][1] < 0 and .[0][1] == -.[0][2] and .[0][2] < 1e-30
-		and .[1][3] == "2" and (.[1][1] - 9.5367431640625e-07 | fabs) < 1e-18 and (.[1][2] - 1.0399892164852693e-06 | fabs) < 1e-18' \
-		<<<"$buckets" >/dev/null
+	jq_true "$buckets" 'length == 2 and .[0][3] == "1" and .[0][1] < 0 and .[0][1] == -.[0][2] and .[0][2] < 1e-30
+		and .[1][3] == "2" and (.[1][1] - 9.5367431640625e-07 | fabs) < 1e-18 and (.[1][2] - 1.0399892164852693e-06 | fabs) < 1e-18'
 }
 check "... and exactly two buckets: the zero bucket with the run of 0 ns, (953.7 ns, 1040.0 ns] with the two of 1000 ns" edge_buckets
 kill "$PAGE_PID"; wait "$PAGE_PID" 2>/dev/null; PAGE_PID=
@@ -218,7 +223,7 @@ query "$q[30s]" "$end" >"$TMP/samples.json"
 query "histogram_quantile(0.99, sum(rate($q[30s])))" "$end" >"$TMP/quantile.json"
 classic=$(query "count(irqlat_handler_duration_seconds_bucket)" "$end" | jq '.data.result | length')
 wait "$FIO" "$REC"; REC=
-check "Prometheus stored native histograms: no classic _bucket series" test "$classic" = 0
+check_eq "Prometheus stored native histograms: no classic _bucket series" "$classic" 0 "_bucket series"
 families_native() {	# each kind's histogram family with series has native samples there
 	local f
 	for f in irqlat_handler_duration_seconds irqlat_softirq_duration_seconds irqlat_softirq_raise_latency_seconds \
@@ -231,15 +236,16 @@ check "... and every kind's histogram family is native there (handlers, softirqs
 cmp=$(python3 "$NW" compare "$TMP/ticks" "$TMP/samples.json" "$TMP/quantile.json" 2>&1)
 diag "IRQ $IRQ over the 30 s window: $cmp"
 same_bucket() {
-	[ -n "$(field prom_bucket "$cmp")" ] && [ "$(field prom_bucket "$cmp")" = "$(field irqlat_bucket "$cmp")" ] &&
-		awk -v r="$(field ratio "$cmp")" 'BEGIN { exit !(r > 1 / 2 ^ (1 / 8) && r < 2 ^ (1 / 8)) }'
+	is_set "$(field prom_bucket "$cmp")" "Prometheus' bucket" || { why "the comparison" "$cmp"; return 1; }
+	is_eq "$(field prom_bucket "$cmp")" "$(field irqlat_bucket "$cmp")" "Prometheus' bucket" "irqlatd's" &&
+		awk_holds 'r > 1 / 2 ^ (1 / 8) && r < 2 ^ (1 / 8)' r="$(field ratio "$cmp")"
 }
 check "histogram_quantile(0.99, rate(...[30s])) lies in the bucket of irqlatd's own p99 over the same ticks (within 9.05%)" same_bucket
 count_ok() {
 	local d0 lo0 hi0 d1 lo1 hi1
 	d0=$(field count0 "$cmp") lo0=$(field lo0 "$cmp") hi0=$(field hi0 "$cmp")
 	d1=$(field count1 "$cmp") lo1=$(field lo1 "$cmp") hi1=$(field hi1 "$cmp")
-	[ -n "$d0" ] && [ -n "$d1" ] || return 1
+	[ -n "$d0" ] && [ -n "$d1" ] || { why "no native count in the comparison" "$cmp"; return 1; }
 	# the kernel's delta lies in [lo1 - hi0, hi1 - lo0]; the native count's within 1% of it
 	awk -v d=$((d1 - d0)) -v lo=$((lo1 - hi0)) -v hi=$((hi1 - lo0)) \
 		'BEGIN { printf "# native count +%d, /proc/interrupts between +%d and +%d\n", d, lo, hi; exit !(lo > 1000 && d >= 0.99 * lo && d <= 1.01 * hi) }'
@@ -248,5 +254,5 @@ check "the native count's increase over the window = the /proc/interrupts delta 
 # the window's end count in Prometheus is the last sample's, and its increase() extrapolates
 inc=$(value "histogram_count(increase($q[30s]))" "$end")
 diag "histogram_count(increase(...[30s])) = ${inc:-none} (extrapolated to the window's edges)"
-check "histogram_count(increase()) over the window is positive" awk -v i="${inc:-0}" 'BEGIN { exit !(i > 1000) }'
+check_awk "histogram_count(increase()) over the window is positive" 'i > 1000' i="${inc:-0}"
 done_testing

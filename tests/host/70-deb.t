@@ -19,8 +19,8 @@ if [ ! -f "$DEB" ]; then
 	exit 1
 fi
 field() { dpkg-deb -f "$DEB" "$1"; }
-check "make deb built $(basename "$DEB"): package irqlatd, version $VERSION, architecture $ARCH" \
-	test "$(field Package) $(field Version) $(field Architecture)" = "irqlatd $VERSION $ARCH"
+check_eq "make deb built $(basename "$DEB"): package irqlatd, version $VERSION, architecture $ARCH" \
+	"$(field Package) $(field Version) $(field Architecture)" "irqlatd $VERSION $ARCH" "Package, Version, Architecture"
 
 lint() {	# lint FILE: no error or warning, the tags it does print shown
 	local out rc
@@ -53,19 +53,21 @@ same_files() { diff -u "$TMP/want.list" "$TMP/deb.list" >"$TMP/files.diff" || { 
 check "the package holds make install's $(wc -l <"$TMP/mi.list") files ($vars), the conffile, copyright, changelog and lintian overrides" same_files
 diag "$(tr '\n' ' ' <"$TMP/deb.list")"
 conffile() {
-	[ "$(dpkg-deb --ctrl-tarfile "$DEB" | tar -xO ./conffiles)" = /etc/irqlatd/irqlatd.conf ] &&
-		cmp -s "$TMP/deb/etc/irqlatd/irqlatd.conf" "$TOP/docs/irqlatd.conf.example"
+	is_eq "$(dpkg-deb --ctrl-tarfile "$DEB" | tar -xO ./conffiles)" /etc/irqlatd/irqlatd.conf "conffiles" &&
+		same_file "$TMP/deb/etc/irqlatd/irqlatd.conf" "$TOP/docs/irqlatd.conf.example"
 }
 check "/etc/irqlatd/irqlatd.conf is the only conffile, and it is docs/irqlatd.conf.example" conffile
-check "the packaged irqlatd.service runs /usr/sbin/irqlatd" grep -qx 'ExecStart=/usr/sbin/irqlatd' "$TMP/deb/lib/systemd/system/irqlatd.service"
+check_grep "the packaged irqlatd.service runs /usr/sbin/irqlatd" -x 'ExecStart=/usr/sbin/irqlatd' "$TMP/deb/lib/systemd/system/irqlatd.service"
 
 # One version
-check "debian/changelog's version is scripts/version's ($VERSION)" \
-	test "$(dpkg-parsechangelog -l "$TOP/debian/changelog" -S Version | sed 's/-[^-]*$//')" = "$VERSION"
-check "the man pages say irqlatd $VERSION" \
-	sh -c "grep -q '^\.TH IRQLATD 8 .*\"irqlatd $VERSION\"' '$TOP/docs/irqlatd.8' && grep -q '^\.TH IRQLAT 1 .*\"irqlatd $VERSION\"' '$TOP/docs/irqlat.1'"
-check "the packaged binaries print $VERSION (-V)" \
-	test "$("$TMP/deb/usr/sbin/irqlatd" -V) $("$TMP/deb/usr/bin/irqlat" -V)" = "irqlatd $VERSION irqlat $VERSION"
+check_eq "debian/changelog's version is scripts/version's ($VERSION)" \
+	"$(dpkg-parsechangelog -l "$TOP/debian/changelog" -S Version | sed 's/-[^-]*$//')" "$VERSION" "debian/changelog" "scripts/version"
+man_versions() {
+	file_has "^\.TH IRQLATD 8 .*\"irqlatd $VERSION\"" "$TOP/docs/irqlatd.8" && file_has "^\.TH IRQLAT 1 .*\"irqlatd $VERSION\"" "$TOP/docs/irqlat.1"
+}
+check "the man pages say irqlatd $VERSION" man_versions
+check_eq "the packaged binaries print $VERSION (-V)" \
+	"$("$TMP/deb/usr/sbin/irqlatd" -V) $("$TMP/deb/usr/bin/irqlat" -V)" "irqlatd $VERSION irqlat $VERSION" "irqlatd -V, irqlat -V"
 # debian/rules' guard, on a copy whose changelog is a version behind
 mkdir -p "$TMP/guard"
 cp -r "$TOP/debian" "$TOP/scripts" "$TOP/src" "$TMP/guard/"
@@ -90,14 +92,14 @@ declared() {
 		pkg=$(dpkg -S "$pc" | cut -d: -f1)
 		listed "$pkg" || missing+=" $pkg (for pkg-config $m)"
 	done
-	for t in clang bpftool protoc-c; do
+	for t in clang llvm-strip bpftool protoc-c; do
 		pkg=$(dpkg -S "$(command -v "$t")" | cut -d: -f1)
 		listed "$pkg" || missing+=" $pkg (for $t)"
 	done
 	listed pkg-config || listed pkgconf || missing+=" pkg-config"
 	[ -z "$missing" ] || { diag "not in Build-Depends:$missing"; return 1; }
 }
-check "Build-Depends list the -dev package of each pkg-config module the Makefile links, clang, bpftool, protoc-c, pkg-config" declared
+check "Build-Depends list the -dev package of each pkg-config module the Makefile links, clang, llvm-strip, bpftool, protoc-c, pkg-config" declared
 
 # make deb built in $(BUILD)/deb/src: nothing in debian/ or the tree's parent
 leftovers() {

@@ -41,13 +41,14 @@ mutants() {
 		 's/sum by (job, handler, le)/sum by (job, instance, handler, le)/' \
 		 's/p99_rate5m > 0.0001/p99_rate5m > 0.000001/' \
 		 '/alert: IrqlatHandlerP99High/,/for:/s/for: 5m/for: 3m/' \
-		 's/increase(irqlat_ringbuf_drops_total\[5m\])) > 0/increase(irqlat_ringbuf_drops_total[5m])) >= 0/' \
+		 's/increase(irqlat_ringbuf_drops_total{kind!="no_cell"}\[5m\])) > 0/increase(irqlat_ringbuf_drops_total[5m])) > 0/' \
+		 's/increase(irqlat_unmeasured_runs_total\[5m\])) > 0/increase(irqlat_unmeasured_runs_total[5m])) >= 0/' \
 		 's/up{job="irqlatd"} == 0/up == 0/' \
 		 's/histogram_quantile(0.99,/histogram_quantile(0.9,/'; do
 		mutant_fails "$m" || return 1
 	done
 }
-check "the unit tests fail on 7 broken variants of the rules (aggregation, threshold, for, drops, job, quantile)" mutants
+check "the unit tests fail on 8 broken variants of the rules (aggregation, threshold, for, drops, unmeasured runs, job, quantile)" mutants
 
 # The dashboard
 check "dashboard: JSON with uid, title, unique panel ids, a grid without overlaps, \${datasource} everywhere, defined variables" \
@@ -78,9 +79,9 @@ API=http://127.0.0.1:$PP/api/v1
 query() { curl -s "$API/query" --data-urlencode "query=$1"; }	# the JSON answer
 nresults() { query "$1" | jq -r 'if .status == "success" then .data.result | length else -1 end'; }
 value() { query "$1" | jq -r '.data.result[0].value[1] // empty'; }
-# retry SECONDS CMD...: every 0.25 s until it succeeds
-retry() { local n=$(($1 * 4)); shift; until "$@"; do n=$((n - 1)); [ "$n" -gt 0 ] || return 1; sleep 0.25; done; }
-scraped() { [ "$(value 'up{job="irqlatd"}')" = 1 ]; }
+# retry SECONDS CMD...: every 0.25 s until it succeeds (what a predicate says is of the last try)
+retry() { local n=$(($1 * 4)); shift; until : >"$WHY"; "$@"; do n=$((n - 1)); [ "$n" -gt 0 ] || return 1; sleep 0.25; done; }
+scraped() { is_eq "$(value 'up{job="irqlatd"}')" 1 'up{job="irqlatd"}'; }
 check "Prometheus loads the rules and scrapes irqlatd (up = 1)" retry 60 scraped
 
 fio_load 4 &
@@ -98,20 +99,24 @@ has_p99() { [ -n "$(value "$p99_rule")" ]; }
 retry 30 has_p99
 wait "$FIO"
 native() {	# the histogram is a native one there: histograms in the answer, no _bucket series
-	[ "$(query "irqlat_handler_duration_seconds{handler=\"$HANDLER\"}" | jq '[.data.result[] | select(.histogram)] | length')" -gt 0 ] &&
-		[ "$(nresults 'irqlat_handler_duration_seconds_bucket')" = 0 ]
+	is_gt "$(query "irqlat_handler_duration_seconds{handler=\"$HANDLER\"}" | jq '[.data.result[] | select(.histogram)] | length')" 0 \
+		"native histograms of $HANDLER" &&
+		is_eq "$(nresults 'irqlat_handler_duration_seconds_bucket')" 0 "_bucket series"
 }
 check "Prometheus stores irqlatd's histograms as native ones (no _bucket series): the rules' and the heatmap's native half run" native
 rules_ok() {	# every rule evaluated at least once, none with an error
-	curl -s "$API/rules" | jq -e --argjson n "$nrules" \
-		'[.data.groups[].rules[]] | length == $n and all(.health == "ok" and .lastEvaluation != "0001-01-01T00:00:00Z")' >/dev/null
+	local rules; rules=$(curl -s "$API/rules")
+	jq -e --argjson n "$nrules" \
+		'[.data.groups[].rules[]] | length == $n and all(.health == "ok" and .lastEvaluation != "0001-01-01T00:00:00Z")' <<<"$rules" >/dev/null && return 0
+	why "the rules (of $nrules)" "$(jq -r '.data.groups[].rules[] | "\(.name): \(.health), evaluated \(.lastEvaluation)"' <<<"$rules" 2>&1)"
+	return 1
 }
 check "Prometheus evaluates all $nrules rules on irqlatd's series without an error" retry 10 rules_ok
 curl -s "$API/rules" | jq -r '.data.groups[].rules[] | select(.health != "ok") | "#   \(.name): \(.lastError)"'
 in_range() {	# in_range PROMQL: one value, above 0 and below irqlatd's top bound (4.29 s)
 	local v; v=$(value "$1")
 	diag "$1 = ${v:-none}"
-	awk -v v="${v:-0}" 'BEGIN { exit !(v > 0 && v < 4.3) }'
+	awk_holds 'v > 0 && v < 4.3' v="${v:-0}"
 }
 check "per machine and handler: p99 of $HANDLER is a duration in (0, 4.29 s)" in_range "$p99_rule"
 check "fleet: p99 of $HANDLER is a duration in (0, 4.29 s)" \
@@ -133,11 +138,11 @@ check "every dashboard expression returns data ($nexprs in all, the alert panel'
 
 # irqlatd stops: up = 0, and IrqlatdDown is pending (it fires after 5 minutes)
 stop_daemon
-down() { [ "$(value 'up{job="irqlatd"}')" = 0 ]; }
-pending() { [ "$(value 'ALERTS{alertname="IrqlatdDown",alertstate="pending"}')" = 1 ]; }
+down() { is_eq "$(value 'up{job="irqlatd"}')" 0 'up{job="irqlatd"}'; }
+pending() { is_eq "$(value 'ALERTS{alertname="IrqlatdDown",alertstate="pending"}')" 1 'ALERTS{alertname="IrqlatdDown",alertstate="pending"}'; }
 down_pending() { down && pending; }
 check "irqlatd stopped: up = 0 and IrqlatdDown pending" retry 20 down_pending
 alerts_expr=$(awk -F'\t' '$3 ~ /^ALERTS/ { print $3 }' "$TMP/exprs.tsv")
-alert_panel() { [ "$(nresults "$alerts_expr")" -gt 0 ]; }
+alert_panel() { is_gt "$(nresults "$alerts_expr")" 0 "results of $alerts_expr"; }
 check "the dashboard's alert panel shows it ($alerts_expr)" alert_panel
 done_testing

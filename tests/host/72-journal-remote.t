@@ -25,7 +25,8 @@ trap 'stop_daemon; for p in $REMOTE_PID $JOURNALD_PID; do kill "$p" 2>/dev/null;
 check "a private systemd-journald listens" start_private_journald
 
 # irqlatd's entries: start-up, attach, outliers (1 us threshold under fio), shutdown, detach
-printf '[irqlatd]\nthreshold-us = 1\noutlier-rate = 20\n' >"$TMP/irqlatd.conf"
+# no outlier cap: the hard-IRQ outlier entries are the ones forwarded and counted
+printf '[irqlatd]\nthreshold-us = 1\noutlier-rate = 20\noutlier-cap = 0\n' >"$TMP/irqlatd.conf"
 start_daemon --config "$TMP/irqlatd.conf" --no-tracepoints --log-target journal
 PID=$DAEMON_PID
 fio_load 2
@@ -42,8 +43,8 @@ journalctl -o json _PID="$PID" | project >"$TMP/local.json"
 n_outliers=$(grep -c "\"MESSAGE_ID\":\"$MID_OUTLIER\"" "$TMP/local.json")
 diag "local journal: $(wc -l <"$TMP/local.json") entries of irqlatd, $n_outliers outliers"
 local_ok() {
-	[ "$n_outliers" -gt 0 ] && grep -q "\"MESSAGE_ID\":\"$MID_STARTED\"" "$TMP/local.json" &&
-		grep -q "\"MESSAGE_ID\":\"$MID_STOPPED\"" "$TMP/local.json"
+	is_gt "$n_outliers" 0 "outlier entries" && file_has "\"MESSAGE_ID\":\"$MID_STARTED\"" "$TMP/local.json" &&
+		file_has "\"MESSAGE_ID\":\"$MID_STOPPED\"" "$TMP/local.json"
 }
 check "the local journal holds irqlatd's start-up, outlier and shutdown entries" local_ok
 
@@ -69,20 +70,20 @@ same() {	# same FILE: the entries of FILE are the local ones
 	sed 's/^/#   /' "$TMP/diff" | head -n 20; return 1
 }
 check "every entry of irqlatd arrives, with the same fields, time stamps, _HOSTNAME and _BOOT_ID" same "$TMP/remote.json"
-by_id() { [ "$(journalctl -D "$TMP/remote" -q -o cat MESSAGE_ID=$MID_OUTLIER _PID="$PID" | wc -l)" -eq "$n_outliers" ]; }
+by_id() {
+	is_eqn "$(journalctl -D "$TMP/remote" -q -o cat MESSAGE_ID=$MID_OUTLIER _PID="$PID" | wc -l)" "$n_outliers" "entries selected on the collector" "outliers here"
+}
 check "journalctl -D COLLECTOR MESSAGE_ID=$MID_OUTLIER selects the $n_outliers outliers" by_id
-host_match() { [ "$(journalctl -D "$TMP/remote" -q -o cat _HOSTNAME="$(hostname)" MESSAGE_ID=$MID_STARTED | wc -l)" -eq 1 ]; }
+host_match() { is_eqn "$(journalctl -D "$TMP/remote" -q -o cat _HOSTNAME="$(hostname)" MESSAGE_ID=$MID_STARTED | wc -l)" 1 "start-up entries of this host"; }
 check "_HOSTNAME=$(hostname) tells the machine apart on the collector" host_match
 explained() {
-	journalctl -D "$TMP/remote" -q -x --no-pager MESSAGE_ID=$MID_OUTLIER -n 1 |
-		grep -q 'Subject: IRQ .* handler ran longer than the threshold'
+	has_line "$(journalctl -D "$TMP/remote" -q -x --no-pager MESSAGE_ID=$MID_OUTLIER -n 1)" 'Subject: IRQ .* handler ran longer than the threshold'
 }
 check "journalctl -x on the collector explains them (with irqlatd's catalog installed there)" explained
 
 # offline: an export stream, e.g. over ssh: journalctl -o export ... | systemd-journal-remote -o FILE -
 journalctl -o export _PID="$PID" | $REMOTE --output="$TMP/export.journal" - >"$TMP/export.log" 2>&1
-check "systemd-journal-remote -o FILE - writes an export stream of irqlatd's entries to a journal file" \
-	test -s "$TMP/export.journal"
+check_nonempty "systemd-journal-remote -o FILE - writes an export stream of irqlatd's entries to a journal file" "$TMP/export.journal"
 journalctl --file="$TMP/export.journal" -o json | project >"$TMP/export.json"
 check "the exported journal holds the same entries" same "$TMP/export.json"
 done_testing

@@ -32,7 +32,7 @@ printf 'threshold-us = 7\n' >"$TMP/real.conf"
 ln -s real.conf "$CONF"
 start_daemon --config "$CONF" --interval-ms 200
 threshold() { timeout 10 "$IRQLAT" --socket "$SOCK" status --json | jq .config.threshold_ns; }
-check "a symbolic link to a regular file is read (threshold 7000 ns)" test "$(threshold)" = 7000
+check_eq "a symbolic link to a regular file is read (threshold 7000 ns)" "$(threshold)" 7000 "status's threshold_ns"
 
 reload_with() {	# reload_with FILE WORDS: SIGHUP with CONF pointing at FILE
 	local n0 n1
@@ -52,10 +52,13 @@ check "reload with a file over 1 MiB: the same" reload_with "$TMP/big" "is longe
 ln -sfn real.conf "$CONF"
 printf 'threshold-us = 9\n' >"$TMP/real.conf"
 kill -HUP "$DAEMON_PID"
-nine() { [ "$(threshold)" = 9000 ]; }
+nine() { is_eq "$(threshold)" 9000 "status's threshold_ns"; }
 check "a good file again: applied (9000 ns)" retry_for 10 nine
 stop_daemon
-check "... and SIGTERM stops it, exit 0, after all those reloads" test "$DAEMON_STATUS" -eq 0
-check "the files it refused are as they were (the FIFO, the folder, the big file)" \
-	sh -c "[ -p '$TMP/fifo' ] && [ -d '$TMP/dir' ] && [ \$(stat -c %s '$TMP/big') -eq $((1024 * 1024 + 1)) ]"
+check_eqn "... and SIGTERM stops it, exit 0, after all those reloads" "$DAEMON_STATUS" 0 "exit status"
+files_kept() {
+	[ -p "$TMP/fifo" ] && [ -d "$TMP/dir" ] || { why "not a FIFO and a folder any more" "$(ls -ld "$TMP/fifo" "$TMP/dir" 2>&1)"; return 1; }
+	is_eqn "$(stat -c %s "$TMP/big")" $((1024 * 1024 + 1)) "the big file's size"
+}
+check "the files it refused are as they were (the FIFO, the folder, the big file)" files_kept
 done_testing

@@ -13,6 +13,13 @@ summary line ("key=value ...") on stdout, for the test to check.
   http-slow HOST PORT N SECONDS  N connections sending a request one byte a second
   http-partial HOST PORT         half a request, then wait for the server to close it
   fullqueue PATH SECONDS         a Unix socket listening with a full queue, never accepting
+  fair PATH N SECONDS            N clients pipelining hist requests (up to 256 waiting each)
+                                 and reading the answers; every 0.5 s a status request on a
+                                 new connection: how many pipelined answers came while it
+                                 waited, and how long it took
+  hold-reasons PATH N SECONDS    as hold, counting the daemon's closing lines by reason
+  endless PATH BYTES             a fake daemon: one answer line of BYTES bytes to whoever
+                                 connects (what irqlat --max-answer-mb bounds)
 """
 import os
 import socket
@@ -203,10 +210,117 @@ def cmd_fullqueue(path, secs):
     time.sleep(float(secs))
 
 
+def cmd_fair(path, n, secs):
+    import select
+    depth, req = 256, b'{"cmd":"hist","window":"total"}\n'
+    pipes = [unix(path, blocking=False) for _ in range(int(n))]
+    waiting = {s: 0 for s in pipes}  # requests sent, not answered
+    unsent = {s: b"" for s in pipes}
+    answers, between, waits, dropped, unanswered = 0, [], [], 0, 0
+    status, st_t0, st_ans0, st_buf = None, 0.0, 0, b""
+    next_status, end = time.time() + 0.5, time.time() + float(secs)
+    while time.time() < end or status:
+        now = time.time()
+        if status and now - st_t0 > 10:  # not answered: given up on, counted
+            status.close()
+            status, next_status, unanswered = None, now + 0.5, unanswered + 1
+        if not status and now >= next_status and now < end:
+            status = unix(path, blocking=False)
+            status.send(b'{"cmd":"status"}\n')
+            st_t0, st_ans0, st_buf = now, answers, b""
+        for s in pipes:
+            if waiting[s] < depth // 2 and not unsent.get(s):
+                unsent[s] = req * (depth - waiting[s])
+                waiting[s] = depth
+        rd = ([status] if status else []) + pipes
+        wr = [s for s in pipes if unsent.get(s)]
+        r, w, _ = select.select(rd, wr, [], 0.1)
+        if status in r:  # first: what came before it counts, what came after does not
+            try:
+                d = status.recv(1 << 20)
+            except OSError:
+                d = b""
+            st_buf += d
+            if b"\n" in st_buf or not d:
+                waits.append(time.time() - st_t0)
+                between.append(answers - st_ans0)
+                status.close()
+                status, next_status = None, time.time() + 0.5
+        for s in r:
+            if s is status or s not in waiting:
+                continue
+            try:
+                d = s.recv(1 << 20)
+            except OSError:
+                d = b""
+            if not d:  # closed by the daemon (main dropped clients it found slow)
+                pipes.remove(s)
+                del waiting[s]
+                dropped += 1
+                continue
+            k = d.count(b"\n")
+            answers += k
+            waiting[s] -= k
+        for s in w:
+            try:
+                k = s.send(unsent[s])
+                unsent[s] = unsent[s][k:]
+            except BlockingIOError:
+                pass
+            except OSError:
+                unsent[s] = b""
+    med = lambda v: sorted(v)[len(v) // 2] if v else -1
+    print("answers=%d statuses=%d unanswered=%d between_median=%d between_max=%d wait_ms_median=%.1f wait_ms_max=%.1f "
+          "dropped=%d" % (answers, len(waits), unanswered, med(between), max(between or [-1]), 1000 * med(waits),
+                          1000 * max(waits or [-1]), dropped))
+
+
+def cmd_hold_reasons(path, n, secs):
+    import json
+    conns, reasons, failed = [], {}, 0
+    for _ in range(int(n)):
+        try:
+            conns.append(unix(path))
+        except OSError:
+            failed += 1
+    time.sleep(float(secs))
+    for s in conns:
+        s.setblocking(False)
+        try:
+            d = s.recv(4096)
+            if d:
+                why = json.loads(d.split(b"\n")[0]).get("closed", "answer")
+                reasons[why] = reasons.get(why, 0) + 1
+        except (OSError, ValueError):
+            pass
+        s.close()
+    print("connected=%d failed=%d %s" % (len(conns), failed,
+                                         " ".join("%s=%d" % (k, reasons.get(k, 0)) for k in ("evicted", "full", "idle"))))
+
+
+def cmd_endless(path, nbytes):
+    srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    srv.bind(path)
+    srv.listen(1)
+    print("listening", flush=True)
+    c, _ = srv.accept()
+    c.recv(4096)
+    chunk, left = b'{"ok":true,"pad":"' + b"x" * 65536, int(nbytes)
+    try:
+        while left > 0:
+            c.sendall(chunk[:min(left, len(chunk))])
+            left -= len(chunk)
+        c.sendall(b'"}\n')
+    except OSError:
+        pass  # irqlat stopped reading
+    print("sent")
+
+
 def main():
     cmds = {"send": cmd_send, "hold": cmd_hold, "pipeline": cmd_pipeline, "subscribers": cmd_subscribers,
             "longline": cmd_longline, "http-idle": cmd_http_idle, "http-slow": cmd_http_slow,
-            "http-partial": cmd_http_partial, "fullqueue": cmd_fullqueue}
+            "http-partial": cmd_http_partial, "fullqueue": cmd_fullqueue, "fair": cmd_fair,
+            "hold-reasons": cmd_hold_reasons, "endless": cmd_endless}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         sys.exit(__doc__)
     cmds[sys.argv[1]](*sys.argv[2:])

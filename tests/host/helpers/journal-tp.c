@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "daemon/journal.h"
-#include "daemon/log.h"
+#include "daemon/sinks/journal.h"
+#include "daemon/base/log.h"
 
 int main(int argc, char **argv)
 {

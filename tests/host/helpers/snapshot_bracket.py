@@ -3,7 +3,8 @@
 """irqlatd's counts per softirq vector or per vector label against the kernel's own, each
 daemon snapshot bracketed by readings of the kernel's file.
 
-  snapshot_bracket.py SOCKET softirqs|vectors SECONDS
+  snapshot_bracket.py SOCKET softirqs|vectors SECONDS [REF OBJECT]
+  snapshot_bracket.py SOCKET softirqs|vectors SECONDS CPU [summary|hist]
 
 reads /proc/softirqs (or /proc/interrupts) all along, every millisecond or so, each reading
 stamped with CLOCK_MONOTONIC before and after it, and asks irqlatd for a summary every 50 ms.
@@ -15,8 +16,15 @@ Over the first and the last snapshot seen, one line per name the kernel lists:
   NAME DAEMON_DELTA LO HI
 
 where the kernel's delta lies in [LO, HI]. A name irqlatd has no series for counts 0.
+With REF OBJECT (bench/count-ref.c and its counter-only programs, count-ref.bpf.c) every reading
+also asks REF for its counts, and each line gets RLO RHI: the delta of a program that only
+counts the same tracepoints' calls. BPF programs run fewer times than /proc counts under load
+(docs/architecture.md, section 11), all of them equally: that is the exact reference.
+With CPU, the daemon is asked for that CPU alone ("cpus", irqlat -C) and the kernel's count
+is that CPU's column; the question is a summary, or a hist of every series.
 """
 import os
+import subprocess
 import sys
 import time
 
@@ -26,36 +34,70 @@ from bracket import Daemon  # noqa: E402  (one client of the socket for both hel
 MONO = time.CLOCK_MONOTONIC
 
 
-def read_softirqs():
+def column(header, cpu):
+    """The index among a row's counts of CPU cpu's column (None: every column)."""
+    return None if cpu is None else header.split().index("CPU%d" % cpu)
+
+
+def read_softirqs(cpu=None):
     counts = {}
     with open("/proc/softirqs") as f:
-        next(f)  # the CPU header
+        col = column(next(f), cpu)  # the CPU header
         for line in f:
             parts = line.split()
-            counts[parts[0].rstrip(":")] = sum(int(p) for p in parts[1:])
+            nums = [int(p) for p in parts[1:]]
+            counts[parts[0].rstrip(":")] = sum(nums) if col is None else nums[col]
     return counts
 
 
-def read_vectors():
+def read_vectors(cpu=None):
     """The rows of /proc/interrupts named by letters (LOC, CAL, ...): per-CPU counts only."""
     counts = {}
     with open("/proc/interrupts") as f:
-        ncpu = len(next(f).split())
+        header = next(f)
+        ncpu = len(header.split())
+        col = column(header, cpu)
         for line in f:
             parts = line.split()
             name = parts[0].rstrip(":")
             if not name.isalpha():
                 continue
             nums = [int(p) for p in parts[1:1 + ncpu] if p.isdigit()]
-            counts[name] = sum(nums)
+            counts[name] = sum(nums) if col is None else (nums[col] if col < len(nums) else 0)
     return counts
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[2] not in ("softirqs", "vectors"):
+    args = sys.argv[4:]
+    # REF OBJECT (a path first) or CPU [summary|hist] (a number first)
+    ref_mode = len(args) == 2 and not args[0].isdigit()
+    if len(sys.argv) < 4 or len(args) > 2 or sys.argv[2] not in ("softirqs", "vectors") or \
+            (not ref_mode and args and not args[0].isdigit()) or \
+            (not ref_mode and len(args) == 2 and args[1] not in ("summary", "hist")):
         sys.exit(__doc__)
     path, what, secs = sys.argv[1], sys.argv[2], float(sys.argv[3])
-    read = read_softirqs if what == "softirqs" else read_vectors
+    cpu = int(args[0]) if args and not ref_mode else None
+    cmd = args[1] if len(args) == 2 and not ref_mode else "summary"
+    kread = read_softirqs if what == "softirqs" else read_vectors
+    ref = None
+    if ref_mode:
+        ref = subprocess.Popen([args[0], args[1], "serve"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, text=True)
+        if ref.stdout.readline().strip() != "ready":
+            sys.exit("the reference counter did not start")
+
+    def read():
+        c = kread(cpu)
+        if ref:
+            ref.stdin.write("\n")
+            ref.stdin.flush()
+            for kv in ref.stdout.readline().split():
+                k, v = kv.split("=")
+                c["ref:" + k] = int(v)
+        return c
+    question = {"cmd": cmd, "window": "total"}
+    if cpu is not None:
+        question["cpus"] = str(cpu)
     key = "vector" if what == "softirqs" else "name"
     d = Daemon(path)
     samples = []  # (t_before, t_after, counts)
@@ -70,7 +112,7 @@ def main():
         if t1 >= end and len(snaps) >= 2 and samples[-1][0] > snaps[-1][1]:
             break
         if t1 >= next_ask and t1 < end:
-            a = d.ask({"cmd": "summary", "window": "total"})
+            a = d.ask(question)
             b, e = a["snapshot_begin_ns"], a["snapshot_end_ns"]
             if not snaps or snaps[-1][1] != e:
                 snaps.append((b, e, {s[key]: s["count"] for s in a[what]}))
@@ -94,8 +136,14 @@ def main():
     lo1, hi1 = bracket(last)
     print("# snapshots %.3f s apart, %d readings" % ((last[1] - first[1]) / 1e9, len(samples)))
     for name in lo1:
+        if name.startswith("ref:"):
+            continue
         dd = last[2].get(name, 0) - first[2].get(name, 0)
-        print("%s %d %d %d" % (name, dd, lo1[name] - hi0[name], hi1[name] - lo0[name]))
+        line = "%s %d %d %d" % (name, dd, lo1[name] - hi0[name], hi1[name] - lo0[name])
+        r = "ref:" + name
+        if r in lo1:
+            line += " %d %d" % (lo1[r] - hi0[r], hi1[r] - lo0[r])
+        print(line)
 
 
 if __name__ == "__main__":

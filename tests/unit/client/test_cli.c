@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <setjmp.h>
 #include <cmocka.h>
 #include "../helpers/cmdline.h"
@@ -58,6 +59,7 @@ static void test_cli_defaults(void **state)
 	assert_null(c.columns);
 	assert_null(c.cpus);
 	assert_null(c.target);
+	assert_int_equal(c.max_answer_mb, 64);
 }
 
 static void test_cli_every_option(void **state)
@@ -185,6 +187,13 @@ static void test_cli_bad(void **state)
 	assert_usage_error(&r, "--delay", "'3601'");
 	r = cli_run(&c, "--window", "5s", NULL);
 	assert_usage_error(&r, "--window", "'5s'");
+	r = cli_run(&c, "--max-answer-mb", "0", NULL);
+	assert_usage_error(&r, "--max-answer-mb", "'0'");
+	r = cli_run(&c, "--max-answer-mb", "4097", NULL);
+	assert_usage_error(&r, "--max-answer-mb", "'4097'");
+	r = cli_run(&c, "status", "--max-answer-mb", "1", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(c.max_answer_mb, 1);
 	r = cli_run(&c, "--sort", "bogus", NULL);
 	assert_usage_error(&r, "--sort", "'bogus'");
 	/* a newline in a value is quoted back escaped: still one line */
@@ -204,6 +213,13 @@ static void test_cli_bad(void **state)
 		r = cli_run(&c, "--cpus", bad_cpus[i], NULL);
 		assert_usage_error(&r, "--cpus", quoted);
 	}
+	/* a CPU the machine lacks (here 0-15, its kernel's list of possible CPUs) */
+	r = cli_run(&c, "--cpus", "0,16", NULL);
+	assert_usage_error(&r, "CPU 16 does not exist", "this machine's CPUs are 0-15");
+	r = cli_run(&c, "hist", "LOC", "-C", "99", NULL);
+	assert_usage_error(&r, "CPU 99 does not exist", "0-15");
+	r = cli_run(&c, "-C", "15", NULL);
+	assert_int_equal(r.rc, 0);
 	r = cli_run(&c, "--no-such", NULL);
 	assert_usage_error(&r, "unknown option", "--no-such");
 	r = cli_run(&c, "hist", "-Jq", NULL);
@@ -267,6 +283,14 @@ static void test_cli_since(void **state)
 
 int main(void)
 {
+	/* a 16-CPU machine, whatever this one has: -C 0-3,8 exists there */
+	static char possible[] = "/tmp/irqlat-test-possible.XXXXXX";
+	int fd = mkstemp(possible);
+
+	if (fd < 0 || write(fd, "0-15\n", 5) != 5)
+		return 1;
+	close(fd);
+	cli_possible_cpus = possible;
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cli_defaults),
 		cmocka_unit_test(test_cli_every_option),
@@ -277,5 +301,8 @@ int main(void)
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int r = cmocka_run_group_tests(tests, NULL, NULL);
+
+	unlink(possible);
+	return r;
 }

@@ -191,9 +191,11 @@ static void test_table_marks(void **state)
 	assert_int_equal(rows[1].irq, 9);
 	assert_int_equal(rows[2].irq, 50);
 	assert_int_equal(rows[3].irq, 41);
+	/* reversed: the others reversed, the idle row still last (nothing to see in it) */
 	table_sort(rows, n, SORT_P99, true);
-	assert_int_equal(rows[0].irq, 41);
-	assert_int_equal(rows[3].irq, 36);
+	assert_int_equal(rows[0].irq, 50);
+	assert_int_equal(rows[2].irq, 36);
+	assert_int_equal(rows[3].irq, 41);
 
 	/* per-CPU lines: affinity, marks, idle CPUs, the share of the handler's runs; -C */
 	char line[512];
@@ -267,6 +269,11 @@ static void test_table_units(void **state)
 	assert_string_equal(buf, "-");
 	fmt_latency(buf, sizeof(buf), 7, 1, 0);	/* not a percentile: a max of one run is a max */
 	assert_string_equal(buf, "7ns");
+	/* runs of no measurable length (wake-ups clamped to 0): less than a nanosecond, not "0ns" */
+	fmt_latency(buf, sizeof(buf), 0, 500, 0.5);
+	assert_string_equal(buf, "<1ns");
+	fmt_latency(buf, sizeof(buf), 0, 5, 0.99);
+	assert_string_equal(buf, "<1ns*");
 }
 
 static void test_table_scope_line(void **state)
@@ -320,7 +327,7 @@ static void test_table_sources(void **state)
 	(void)state;
 
 	assert_non_null(s);
-	n = table_rows_of(s, SRC_SOFTIRQS, &rows);
+	n = table_rows_of(s, KIND_SOFTIRQ, &rows);
 	assert_int_equal(n, 2);
 	assert_string_equal(rows[0].name, "NET_RX");
 	assert_int_equal(rows[0].irq, -1);
@@ -342,20 +349,20 @@ static void test_table_sources(void **state)
 	assert_non_null(table_row_object(s, &rows[1]));
 	assert_string_equal(json_get_str(table_row_object(s, &rows[1]), "vector", ""), "TIMER");
 	free(rows);
-	n = table_rows_of(s, SRC_VECTORS, &rows);
+	n = table_rows_of(s, KIND_VECTOR, &rows);
 	assert_int_equal(n, 1);
 	assert_string_equal(rows[0].name, "LOC");
 	assert_int_equal(rows[0].p99_ns, 40000);
 	free(rows);
 	/* the sections' columns: no IRQ or SPURIOUS; softirqs add the raise latency's */
-	ncols = table_source_columns(SRC_SOFTIRQS, false, cols, COL_COUNT_);
+	ncols = table_source_columns(KIND_SOFTIRQ, false, cols, COL_COUNT_);
 	bool raise = false;
 	for (int i = 0; i < ncols; i++) {
 		assert_true(cols[i] != COL_IRQ && cols[i] != COL_SPURIOUS);
 		raise |= cols[i] == COL_RAISE_P99;
 	}
 	assert_true(raise);
-	ncols = table_source_columns(SRC_VECTORS, false, cols, COL_COUNT_);
+	ncols = table_source_columns(KIND_VECTOR, false, cols, COL_COUNT_);
 	for (int i = 0; i < ncols; i++)
 		assert_true(cols[i] != COL_RAISE_P99 && cols[i] != COL_IRQ);
 	json_object_put(s);

@@ -62,11 +62,31 @@ static void test_cpulist_malformed(void **state)
 	assert_int_equal(cpulist_check(NULL), -EINVAL);
 }
 
+/* A CPU the machine lacks, as the kernel's possible list says: past its end or in a hole */
+static void test_cpulist_within(void **state)
+{
+	unsigned missing = 0, max = 0;
+
+	(void)state;
+	assert_int_equal(cpulist_within("0", "0-1\n", &missing), 0);
+	assert_int_equal(cpulist_within("0-1", "0-1\n", &missing), 0);
+	assert_int_equal(cpulist_within("0,7", "0-1\n", &missing), -ERANGE);
+	assert_int_equal(missing, 7);
+	assert_int_equal(cpulist_within("2", "0-1,4-7", &missing), -ERANGE);
+	assert_int_equal(missing, 2);
+	assert_int_equal(cpulist_within("5,0", "0-1,4-7", &missing), 0);
+	assert_int_equal(cpulist_within("1-x", "0-1", &missing), -EINVAL);
+	assert_int_equal(cpulist_max("0-3,8-9,2", &max), 0);
+	assert_int_equal(max, 9);
+	assert_int_equal(cpulist_max("", &max), -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpulist_members),
 		cmocka_unit_test(test_cpulist_malformed),
+		cmocka_unit_test(test_cpulist_within),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

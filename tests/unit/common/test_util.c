@@ -50,6 +50,9 @@ static void test_text_escape(void **state)
 		{ "tab\there", "tab\there", 64 },
 		{ "two\nlines\r", "two\\nlines\\r", 64 },
 		{ "esc\x1b[2J del\x7f", "esc\\x1b[2J del\\x7f", 64 },
+		/* a task's comm that sets the terminal's title, and the C1 CSI (U+009B) */
+		{ "\x1b]0;PWNED\x07", "\\x1b]0;PWNED\\x07", 64 },
+		{ "a\xc2\x9b" "31mb \xc2\xa0", "a\\xc2\\x9b31mb \xc2\xa0", 64 },
 		{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 64 },
 		/* not UTF-8: a lone continuation byte, a cut sequence, an overlong '/', a surrogate */
 		{ "a\x80" "b\xc3", "a\\x80b\\xc3", 64 },
@@ -74,11 +77,26 @@ static void test_text_escape(void **state)
 	assert_string_equal(buf, "a\\x00b");
 }
 
+/* text_cut(): a column of escaped text is cut between characters and escapes */
+static void test_text_cut(void **state)
+{
+	(void)state;
+	assert_int_equal(text_cut("abcdef", 4), 4);
+	assert_int_equal(text_cut("ab", 4), 2);
+	assert_int_equal(text_cut("ab\\x1bcd", 4), 2);	/* not "ab\\x" */
+	assert_int_equal(text_cut("ab\\x1bcd", 6), 6);
+	assert_int_equal(text_cut("a\\nb", 2), 1);
+	assert_int_equal(text_cut("a\xc3\xa9" "b", 2), 1);	/* not half an e-acute */
+	assert_int_equal(text_cut("a\xe2\x82\xac", 4), 4);
+	assert_int_equal(text_cut("a\xe2\x82", 4), 1);	/* a cut character at the end */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fmt_duration),
 		cmocka_unit_test(test_text_escape),
+		cmocka_unit_test(test_text_cut),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

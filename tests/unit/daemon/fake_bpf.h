@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "daemon/loader.h"
+#include "daemon/loader/loader.h"
 
 struct fake_bpf {
 	struct loader l;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Reads a /metrics page in the protobuf format back, as a scraper does: varint-length-delimited
  * MetricFamily messages, each decoded with the code protoc-c generated from
- * src/daemon/prometheus_client.proto. For test_metrics_pb.c and the HTTP fuzzer. */
+ * src/daemon/sinks/prometheus_client.proto. For test_metrics_pb.c and the HTTP fuzzer. */
 #ifndef IRQLAT_TEST_PB_STREAM_H
 #define IRQLAT_TEST_PB_STREAM_H
 

@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "daemon/log.h"
-#include "daemon/tracepoints.h"
+#include "daemon/base/log.h"
+#include "daemon/tracepoints/tp_attach.h"
+#include "daemon/tracepoints/tp_events.h"
 
 static inline void tp_fixture_one(struct tp_set *s, struct tracepoint *t, uint64_t period_ns)
 {

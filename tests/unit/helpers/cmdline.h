@@ -12,7 +12,7 @@
 
 struct run {
 	int rc;
-	char out[8192];
+	char out[16384];	/* irqlatd --help is over 8 KiB */
 	char err[1024];
 };
 

@@ -23,13 +23,106 @@ diag() { printf '# %s\n' "$*"; }
 # diag_file FILE [MAX_LINES]: show a file (its last lines) as TAP comments.
 diag_file() { tail -n "${2:-20}" "$1" 2>/dev/null | sed 's/^/#   /'; }
 
+# ---- Checks that say what they found. A check's command is best one of the predicates below,
+# or a function made of them: each that fails writes what it compared, both sides named, to
+# $VMTEST_WHY, and a failed check prints that as "#" lines under its "not ok" line (the
+# command itself when nothing was written there).
+: "${VMTEST_WHY:=/tmp/vmtest-why}"
+# why LABEL VALUE: one side of a failed comparison; a value of more than one line is indented
+# under its label, its first 20 lines
+why() {
+	if [ "$(printf '%s\n' "$2" | wc -l)" -le 1 ]; then
+		printf '%s: %s\n' "$1" "${2:-(empty)}"
+	else
+		printf '%s:\n' "$1"
+		printf '%s\n' "$2" | head -n 20 | sed 's/^/    /'
+	fi >>"$VMTEST_WHY"
+}
+_why_print() { sed 's/^/#   /' "$VMTEST_WHY"; }
+
 # check NAME COMMAND [ARGS...]: ok when the command succeeds.  For a pipeline,
 # write a small function and pass its name.
 check() {
 	_check_name=$1
 	shift
-	if "$@"; then ok "$_check_name"; else not_ok "$_check_name"; fi
+	: >"$VMTEST_WHY"
+	if "$@"; then
+		ok "$_check_name"
+	else
+		not_ok "$_check_name"
+		if [ -s "$VMTEST_WHY" ]; then _why_print; else echo "#   command: $*"; fi
+	fi
 }
+
+# is_eq ACTUAL EXPECTED [WHAT_ACTUAL [WHAT_EXPECTED]]: the same text (is_ne: not). The WHATs
+# name the two sides in the report ("got" and "expected" by default).
+is_eq() {
+	[ "$1" = "$2" ] && return 0
+	why "${3:-got}" "'$1'"; why "${4:-expected}" "'$2'"; return 1
+}
+is_ne() {
+	[ "$1" != "$2" ] && return 0
+	why "${3:-got}" "'$1'"; why "${4:-expected anything but}" "'$2'"; return 1
+}
+# is_ge N BOUND [WHAT_N [WHAT_BOUND]] (is_eqn, is_gt, is_le, is_lt): whole numbers compared as
+# by test(1) (-ge, -eq, ...); anything but a whole number fails
+_compare() {	# OP RELATION N BOUND [WHAT_N [WHAT_BOUND]]
+	test "$3" "$1" "$4" 2>/dev/null && return 0
+	why "${5:-got}" "$3"; why "$2${6:+ ($6)}" "$4"; return 1
+}
+is_eqn() { _compare -eq "expected" "$@"; }
+is_ge() { _compare -ge "at least" "$@"; }
+is_gt() { _compare -gt "more than" "$@"; }
+is_le() { _compare -le "at most" "$@"; }
+is_lt() { _compare -lt "less than" "$@"; }
+# is_between N LO HI [WHAT_N [WHAT_RANGE]]: LO <= N <= HI, whole numbers
+is_between() {
+	[ "$1" -ge "$2" ] 2>/dev/null && [ "$1" -le "$3" ] 2>/dev/null && return 0
+	why "${4:-got}" "$1"; why "between${5:+ ($5)}" "$2 and $3"; return 1
+}
+# is_empty VALUE [WHAT] (is_set: something); is_absent PATH (test ! -e)
+is_empty() { [ -z "$1" ] && return 0; why "${2:-got}" "$1"; why "expected" "nothing"; return 1; }
+is_set() { [ -n "$1" ] && return 0; why "${2:-got}" ""; why "expected" "something"; return 1; }
+is_absent() { [ ! -e "$1" ] && return 0; why "still there" "$(ls -ld "$1" 2>&1)"; return 1; }
+# has_line TEXT GREP_ARGS...: a line of TEXT matches (grep -q GREP_ARGS); else the pattern
+# and the text (lacks_line: no line matches; else the lines that do)
+has_line() {
+	_hl_text=$1; shift
+	printf '%s\n' "$_hl_text" | grep -q "$@" && return 0
+	why "no line matches" "grep $*"; why "the text" "$_hl_text"; return 1
+}
+lacks_line() {
+	_hl_text=$1; shift
+	printf '%s\n' "$_hl_text" | grep -q "$@" || return 0
+	why "expected no line matching" "grep $*"; why "lines that match" "$(printf '%s\n' "$_hl_text" | grep "$@")"; return 1
+}
+# file_has GREP_ARGS... FILE: a line of FILE matches (grep -q); else the pattern and the
+# file's last 10 lines (file_lacks: no line matches; else the lines that do)
+file_has() {
+	grep -q "$@" && return 0
+	for _fh_file; do :; done	# the last argument
+	why "no line of $_fh_file matches" "grep $*"; why "its last lines" "$(tail -n 10 "$_fh_file" 2>&1)"; return 1
+}
+file_lacks() {
+	grep -q "$@" || return 0
+	for _fh_file; do :; done	# the last argument
+	why "expected no line of $_fh_file matching" "grep $*"; why "lines that match" "$(grep "$@")"; return 1
+}
+# check_eq NAME ACTUAL EXPECTED [WHAT_ACTUAL [WHAT_EXPECTED]], check_ge NAME N MIN ..., and so
+# on: check NAME with that predicate (check_match: has_line, check_grep: file_has)
+check_eq() { _ce_n=$1; shift; check "$_ce_n" is_eq "$@"; }
+check_ne() { _ce_n=$1; shift; check "$_ce_n" is_ne "$@"; }
+check_eqn() { _ce_n=$1; shift; check "$_ce_n" is_eqn "$@"; }
+check_ge() { _ce_n=$1; shift; check "$_ce_n" is_ge "$@"; }
+check_gt() { _ce_n=$1; shift; check "$_ce_n" is_gt "$@"; }
+check_le() { _ce_n=$1; shift; check "$_ce_n" is_le "$@"; }
+check_lt() { _ce_n=$1; shift; check "$_ce_n" is_lt "$@"; }
+check_between() { _ce_n=$1; shift; check "$_ce_n" is_between "$@"; }
+check_empty() { _ce_n=$1; shift; check "$_ce_n" is_empty "$@"; }
+check_absent() { _ce_n=$1; shift; check "$_ce_n" is_absent "$@"; }
+check_match() { _ce_n=$1; shift; check "$_ce_n" has_line "$@"; }
+check_grep() { _ce_n=$1; shift; check "$_ce_n" file_has "$@"; }
+check_no_grep() { _ce_n=$1; shift; check "$_ce_n" file_lacks "$@"; }
 
 # todo REASON NAME COMMAND [ARGS...]: a check of a known, open defect (TAP's TODO): it runs and
 # reports as check does, with "# TODO REASON"; its failure is shown, and counted apart, not as
@@ -37,15 +130,22 @@ check() {
 todo() {
 	_todo_reason=$1 _check_name=$2
 	shift 2
-	if "$@"; then ok "$_check_name # TODO $_todo_reason"; else not_ok "$_check_name # TODO $_todo_reason"; fi
+	: >"$VMTEST_WHY"
+	if "$@"; then
+		ok "$_check_name # TODO $_todo_reason"
+	else
+		not_ok "$_check_name # TODO $_todo_reason"
+		if [ -s "$VMTEST_WHY" ]; then _why_print; else echo "#   command: $*"; fi
+	fi
 }
 
 # retry SECONDS COMMAND [ARGS...]: run the command every 0.1 s until it
-# succeeds or SECONDS have passed; the status is the command's last one.
+# succeeds or SECONDS have passed; the status is the command's last one (and what a
+# predicate in it says is of its last try).
 retry() {
 	_retry_left=$(( $1 * 10 ))
 	shift
-	until "$@"; do
+	until : >"$VMTEST_WHY"; "$@"; do
 		_retry_left=$(( _retry_left - 1 ))
 		[ "$_retry_left" -gt 0 ] || return 1
 		sleep 0.1
@@ -65,7 +165,7 @@ tp_summary() {
 # json_field NAME < object: the value of a number or string field.
 json_field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p"; }
 tp_field() { tp_summary | json_field "$1"; }
-tp_state_is() { [ "$(tp_field state)" = "$1" ]; }
+tp_state_is() { is_eq "$(tp_field state)" "$1" "silly:me_silly's state"; }
 
 # insmod_and_wait SECONDS NAME ON_FAIL [PERIOD_MS]: insmod sillymod (period_ms=100), then
 # report NAME ok once irqlatd shows silly:me_silly attached, within SECONDS; otherwise not ok
@@ -75,7 +175,7 @@ insmod_and_wait() {
 	insmod "$SILLYMOD_KO" period_ms="${4:-100}"
 	# the first polls later: each spawns irqlat and a pipeline, which would compete with the
 	# daemon for the guest's two emulated CPUs while it attaches (within the module's first
-	# period: 52 ms at period_ms=50)
+	# period: 52 ms at period_ms=50, 202 ms at 200)
 	sleep 0.2
 	if retry "$1" tp_state_is attached; then
 		ok "$2"

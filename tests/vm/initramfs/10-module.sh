@@ -31,7 +31,7 @@ fi
 
 listed() { lsmod | grep -q '^sillymod '; }
 check "lsmod lists sillymod" listed
-check "period_ms reads back 100" [ "$(cat /sys/module/sillymod/parameters/period_ms)" = 100 ]
+check_eq "period_ms reads back 100" "$(cat /sys/module/sillymod/parameters/period_ms)" 100
 check "kthread silly-thread runs" thread_running
 check "tracefs has events/silly/me_silly" [ -d "$event" ]
 has_fields() { grep -q 'field:unsigned long time;' "$event/format" &&
@@ -60,7 +60,7 @@ events=$(wc -l <"$work/events")
 diag "ftrace counts: $(tr '\n' ' ' <"$work/trace-counts")"
 diag "hello! counts while on: $(tr '\n' ' ' <"$work/hello-counts")"
 
-check "me_silly fired at least 5 times in 2 s (fired $events)" [ "$events" -ge 5 ]
+check_ge "me_silly fired at least 5 times in 2 s (fired $events)" "$events" 5
 
 from_thread() { ! grep -qv '^ *silly-thread-[0-9]' "$work/events"; }
 check "every me_silly event comes from silly-thread" from_thread
@@ -115,7 +115,7 @@ check "module, event and thread are gone after rmmod" retry 2 module_gone
 # A second load: the default period, and a clean unload again.
 if insmod "$SILLYMOD_KO"; then
 	ok "insmod sillymod.ko a second time"
-	check "period_ms defaults to 1000" [ "$(cat /sys/module/sillymod/parameters/period_ms)" = 1000 ]
+	check_eq "period_ms defaults to 1000" "$(cat /sys/module/sillymod/parameters/period_ms)" 1000
 	check "tracefs has events/silly/me_silly again" [ -d "$event" ]
 	check "rmmod sillymod a second time" rmmod sillymod
 	check "module is gone after the second rmmod" retry 2 module_gone

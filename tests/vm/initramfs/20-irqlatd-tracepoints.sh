@@ -27,7 +27,7 @@ daemon=$!
 up() { irqlat status >/dev/null 2>&1; }
 if retry 10 up; then ok "irqlatd starts before the module is loaded"; else
 	not_ok "irqlatd starts before the module is loaded"; diag_file "$work/daemon.log"; exit 1; fi
-check "irqlatd says it waits for silly:me_silly" grep -q 'waiting for tracepoint silly:me_silly' "$work/daemon.log"
+check_grep "irqlatd says it waits for silly:me_silly" 'waiting for tracepoint silly:me_silly' "$work/daemon.log"
 check "summary shows silly:me_silly waiting" tp_state_is waiting
 
 irqlat events --follow --json >"$work/events.json" 2>&1 &
@@ -71,7 +71,7 @@ n=$(wc -l <"$work/ours")
 diag "irqlatd counts: $(tr '\n' ' ' <"$work/ours")"
 diag "hello! counts: $(tr '\n' ' ' <"$work/hello")"
 diag "ftrace counts: $(tr '\n' ' ' <"$work/theirs")"
-check "irqlatd reported at least 15 me_silly events ($n)" [ "$n" -ge 15 ]
+check_ge "irqlatd reported at least 15 me_silly events ($n)" "$n" 15
 # from irqlatd's first count to its last, the module printed exactly these counts
 same_as() {	# same_as REFERENCE: over ours' range, REFERENCE holds the same counts
 	[ -s "$work/ours" ] || return 1
@@ -100,9 +100,9 @@ check "after rmmod irqlatd waits for the tracepoint again" retry 3 tp_state_is w
 sum=$(tp_summary)
 diag "summary: $sum"
 # after rmmod, the detached tracepoint is gone: irqlatd waits for it again
-check "summary: no gaps, none missed" [ "$(echo "$sum" | json_field gaps) $(echo "$sum" | json_field missed)" = "0 0" ]
-check "irqlatd logged that the tracepoint is gone" grep -q 'tracepoint silly:me_silly is gone' "$work/daemon.log"
-check "summary: events >= the ones streamed" [ "$(echo "$sum" | json_field events)" -ge "$n" ]
+check_eq "summary: no gaps, none missed" "$(echo "$sum" | json_field gaps) $(echo "$sum" | json_field missed)" "0 0"
+check_grep "irqlatd logged that the tracepoint is gone" 'tracepoint silly:me_silly is gone' "$work/daemon.log"
+check_ge "summary: events >= the ones streamed" "$(echo "$sum" | json_field events)" "$n"
 lateness_ordered() {
 	p50=$(echo "$sum" | json_field lateness_p50_ns); p99=$(echo "$sum" | json_field lateness_p99_ns)
 	max=$(echo "$sum" | json_field lateness_max_ns)
@@ -122,9 +122,9 @@ check "top JSON has the tracepoints section" sh -c "'$IRQLAT' --socket '$sock' -
 kill -USR1 "$daemon"
 check "SIGUSR1 detaches" retry 3 tp_state_is detached
 check "rmmod works after SIGUSR1" rmmod sillymod
-# the same module name with a three-argument me_silly (built by mk/tp.mk, without BTF):
+# the same module name with a three-argument me_silly (built by mk/check-vm.mk, without BTF):
 # irqlatd must re-read the arity, here from the tracefs format, and read the third argument
-# VM_EXTRA_FILES (mk/tp.mk) puts it here
+# VM_EXTRA_FILES (mk/check-vm.mk) puts it here
 arity_ko=/vmtest/extra/sillymod-arity/sillymod.ko
 [ -f "$arity_ko" ] || arity_ko=
 if [ -n "$arity_ko" ] && retry 3 tp_state_is waiting; then
@@ -146,11 +146,11 @@ if [ -n "$arity_ko" ] && retry 3 tp_state_is waiting; then
 	twice_right() { [ -s "$work/twice" ] && awk '$2 != 2 * $1 { bad = 1 } END { exit bad }' "$work/twice"; }
 	check "third argument read right: twice = 2 x count in every event" twice_right
 else
-	not_ok "the three-argument sillymod: its .ko is not in the guest (VM_EXTRA_FILES, mk/tp.mk) or silly:me_silly did not go back to waiting"
+	not_ok "the three-argument sillymod: its .ko is not in the guest (VM_EXTRA_FILES, mk/check-vm.mk) or silly:me_silly did not go back to waiting"
 fi
 
 kill -TERM "$daemon"
 rc=0; wait "$daemon" || rc=$?
-check "irqlatd stops cleanly (status 0)" [ "$rc" = 0 ]
+check_eq "irqlatd stops cleanly (status 0)" "$rc" 0
 diag "$(grep 'tracepoint silly:me_silly: ' "$work/daemon.log" | tr '\n' ';')"
 if ! grep -q 'attached to tracepoint silly:me_silly' "$work/daemon.log"; then diag_file "$work/daemon.log" 30; fi

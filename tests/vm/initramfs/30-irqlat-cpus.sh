@@ -20,7 +20,7 @@ iso=$(cat /sys/devices/system/cpu/isolated)
 nohz=$(cat /sys/devices/system/cpu/nohz_full 2>/dev/null || echo)
 [ "$nohz" != "(null)" ] || nohz=	# what the kernel writes without nohz_full=
 diag "isolated: '$iso', nohz_full: '$nohz', $(nproc) CPUs online of $(cat /sys/devices/system/cpu/online)"
-check "the guest booted with CPU 1 isolated (kernel command line isolcpus=1)" [ "$iso" = 1 ]
+check_eq "the guest booted with CPU 1 isolated (kernel command line isolcpus=1)" "$iso" 1
 
 # the serial line: its IRQ number from /proc/interrupts
 serial=$(awk '/ttyS0/ { sub(":", "", $1); print $1; exit }' /proc/interrupts)
@@ -43,14 +43,14 @@ sleep 0.5
 irqlat --top -b -n 1 -w 10s -C 1 -o irq,name,cpus,rate,flags >"$work/isolated.txt"
 sed 's/^/#   /' "$work/isolated.txt"
 row() { grep -E "^ +$serial " "$1"; }
-check "/proc/interrupts: the serial IRQ ran on CPU 1 ($before -> $after)" [ "$after" -gt "$before" ]
+check_gt "/proc/interrupts: the serial IRQ ran on CPU 1 ($before -> $after)" "$after" "$before"
 check "the header says CPU 1 is isolated (and nohz_full: ${nohz:-none})" \
 	grep -q "^isolated CPUs 1, nohz_full ${nohz:--}: a handler that runs there is marked !" "$work/isolated.txt"
 check "the serial IRQ's row marks CPU 1 (1!) and flags I" sh -c "row() { grep -E '^ +$serial ' \"\$1\"; }; row '$work/isolated.txt' | grep -qE ' 1! .* I *\$'"
 check "its per-CPU line (-C 1): cpu 1 (isolated...)! with its affinity 1" \
 	sh -c "grep -A1 -E '^ +$serial ' '$work/isolated.txt' | grep -qE '^ +affinity 1, effective 1 \\| cpu 1 \\(isolated(, nohz_full)?\\)!: '"
 irqlat --top -b -n 1 -J >"$work/summary.json"
-check "JSON: isolated_cpus is /sys/devices/system/cpu/isolated ($iso)" grep -q "\"isolated_cpus\":\"$iso\"" "$work/summary.json"
+check_grep "JSON: isolated_cpus is /sys/devices/system/cpu/isolated ($iso)" "\"isolated_cpus\":\"$iso\"" "$work/summary.json"
 # the per-CPU interrupt load marks CPU 1 too, in the text section and in the JSON
 check "the CPU load section marks CPU 1 isolated${nohz:+ and nohz_full}" \
 	sh -c "sed -n '/^CPU load over/,/^\$/p' '$work/isolated.txt' | grep -qE '^cpu1 .* isolated${nohz:+ nohz_full} *\$'"

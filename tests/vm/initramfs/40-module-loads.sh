@@ -3,7 +3,7 @@
 # sillymod loaded 50 times in a row while irqlatd runs (period_ms=50, three periods each):
 # irqlatd attaches at every load and streams its events, consecutive, none invented (how many
 # loads from count 0 is printed, not tested: under emulation the kernel's part of an attach
-# has a long tail that grows with the host's load, see docs/tracepoints.md; 30-module-load.sh
+# has a long tail that grows with the host's load, see docs/tracepoints.md; 35-module-load.sh
 # tests count 0 on two loads); its open files and its
 # resident memory do not grow from the 5th load to the 50th; after it stops, bpftool lists
 # no BPF program or link that was not there before it started. Also the time from each
@@ -53,7 +53,7 @@ for i in $(seq 50); do
 done
 at50=$(usage)
 diag "50 loads in $(( ($(uptime_cs) - t0) / 100 )) s; fds and RSS (KiB) after the 20th: $at20, after the 50th: $at50"
-check "attached with 3 hellos seen at each of the 50 loads ($failed not)" [ "$failed" = 0 ]
+check_eq "attached with 3 hellos seen at each of the 50 loads ($failed not)" "$failed" 0
 sleep 0.3
 kill "$sub" 2>/dev/null || true
 dmesg | sed -n '/vmtest-40: start/,$p' | hello_loads >"$work/hello"
@@ -68,15 +68,15 @@ else
 	diag "irqlatd: $(tr '\n' ';' <"$work/ours")"
 fi
 set -- $at20 $at50
-check "no fd more after the 50th load than after the 20th ($1, $3)" [ "$3" -le "$1" ]
+check_le "no fd more after the 50th load than after the 20th ($1, $3)" "$3" "$1"
 # RSS: a page or two of allocator slack, not one per load
-check "RSS after the 50th load within 64 KiB of the 20th's ($2 KiB, $4 KiB)" [ "$4" -le $(( $2 + 64 )) ]
+check_le "RSS after the 50th load within 64 KiB of the 20th's ($2 KiB, $4 KiB)" "$4" $(( $2 + 64 ))
 
 sed -n 's/.*attached in [0-9]* ms, \([0-9]*\) ms after module sillymod.s load event/\1/p' "$work/daemon.log" | sort -n >"$work/lat"
 [ -s "$work/lat" ] && diag "module_load event to attached, ms, over $(wc -l <"$work/lat") loads: min $(head -n 1 "$work/lat"), median $(sed -n "$(( ($(wc -l <"$work/lat") + 1) / 2 ))p" "$work/lat"), max $(tail -n 1 "$work/lat")"
 kill -TERM "$daemon"
 rc=0; wait "$daemon" || rc=$?
-check "irqlatd stops cleanly (status 0)" [ "$rc" = 0 ]
+check_eq "irqlatd stops cleanly (status 0)" "$rc" 0
 bpf_objects >"$work/bpf-after"
 if diff "$work/bpf-before" "$work/bpf-after" >"$work/bpf.diff"; then
 	ok "after irqlatd stops, bpftool prog show and link show list what they listed before it started ($(wc -l <"$work/bpf-after") entries)"

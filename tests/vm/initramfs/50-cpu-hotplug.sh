@@ -120,7 +120,7 @@ diag "CPU 1 offline: CPU 0 $(delta "$a1" "$a2"); irqlatd's CPU 1 count $2 then $
 alive() { kill -0 "$daemon" 2>/dev/null && irqlat status >/dev/null 2>&1; }
 check "irqlatd runs and answers with CPU 1 offline" alive
 check "CPU 1 offline: measurements go on on CPU 0, in /proc/interrupts' bracket" agrees "$a1" "$a2"
-check "... and nothing is counted on CPU 1 while it is away ($2, then $ours1)" [ "$ours1" = "$2" ]
+check_eq "... and nothing is counted on CPU 1 while it is away ($2, then $ours1)" "$ours1" "$2"
 
 # CPU 1 back: the serial IRQ on it again; its count picks up where the kernel's does
 echo 1 >"$online"
@@ -134,7 +134,7 @@ echo 0 >"/proc/irq/$serial/smp_affinity_list"
 
 kill -TERM "$daemon"
 rc=0; wait "$daemon" || rc=$?
-check "irqlatd stops cleanly after it all (status 0)" [ "$rc" = 0 ]
+check_eq "irqlatd stops cleanly after it all (status 0)" "$rc" 0
 # (warnings may come: the serial handler under emulation returns IRQ_NONE half the time, a storm)
 grep -E '^irqlatd: (emerg|alert|crit|error):' "$work/daemon.log" >"$work/complaints" || true
 check "... having logged no error" [ ! -s "$work/complaints" ]

@@ -99,7 +99,7 @@ diag "threaded element: $el"
 f() { echo "$el" | jq -r ".$1 // 0"; }
 runs=$(f run_count) rmax=$(f run_max_ns) r50=$(f run_p50_ns)
 wakes=$(f count) wmax=$(f wakeup_max_ns) w50=$(f wakeup_p50_ns)
-check "the element says run_source on-cpu" [ "$(f run_source)" = on-cpu ]
+check_eq "the element says run_source on-cpu" "$(f run_source)" on-cpu
 
 # ftrace's on-CPU intervals of the thread, switch-in to switch-out: ns, whether it ended after
 # the marker, its two time stamps
@@ -125,7 +125,7 @@ fupmax=$(awk '$2 == 1 { m = $1 } END { print m + 0 }' "$work/ftrace.txt")
 fmed=$(awk '$2 == 1 { print $1 }' "$work/ftrace.txt" | sed -n "$(( (fup + 1) / 2 ))p")
 fmax=${fmax:-0} fmed=${fmed:-0}
 diag "ftrace: $fall on-CPU intervals of $thread, $fup of them ended after irqlatd was up, longest $fmax ns ($fupmax ns after), median $fmed ns (after); irqlatd: $runs intervals, p50 $r50 ns, max $rmax ns"
-check "enough on-CPU intervals to compare counts at 1% (at least 200 after irqlatd was up: $fup)" [ "$fup" -ge 200 ]
+check_ge "enough on-CPU intervals to compare counts at 1% (at least 200 after irqlatd was up: $fup)" "$fup" 200
 within() { d=$(($1 - $2)); [ $d -lt 0 ] && d=$((-d)); [ $((d * 100)) -le "$2" ]; }
 check "on-CPU interval count ($runs) is ftrace's sched_switch pairs after irqlatd was up ($fup) within 1%" \
 	within "$runs" "$fup"

@@ -37,8 +37,8 @@ check "irqlatd -V and irqlat -V print the package's version" \
 	[ "$(irqlatd -V) $(irqlat -V)" = "irqlatd $version irqlat $version" ]
 
 # what the maintainer scripts did
-check "irqlatd.service is enabled by the package" [ "$(systemctl is-enabled irqlatd.service)" = enabled ]
-active() { [ "$(systemctl is-active irqlatd.service)" = active ]; }
+check_eq "irqlatd.service is enabled by the package" "$(systemctl is-enabled irqlatd.service)" enabled
+active() { is_eq "$(systemctl is-active irqlatd.service)" active "systemctl is-active"; }
 check "irqlatd.service is started by the package" retry 10 active
 socket_off() {
 	[ "$(systemctl is-enabled irqlatd-metrics.socket || true)" = disabled ] &&
@@ -56,7 +56,7 @@ check "/etc/irqlatd/irqlatd.conf is a conffile holding the example (the built-in
 # member connects, another user is refused in one line
 check "the package made the system group irqlat (systemd-sysusers)" getent group irqlat
 sock=/run/irqlatd/irqlatd.sock
-sock_access() { [ "$(stat -c '%U:%G %a' "$sock" 2>/dev/null)" = "root:irqlat 660" ]; }
+sock_access() { is_eq "$(stat -c '%U:%G %a' "$sock" 2>/dev/null)" "root:irqlat 660" "the socket's owner, group, mode"; }
 check "the socket is root:irqlat, mode 0660" retry 10 sock_access
 diag "socket: $(stat -c '%U:%G %a' "$sock" 2>&1)"
 useradd --system --no-create-home --shell /usr/sbin/nologin --groups irqlat vmtest-member 2>/dev/null || true

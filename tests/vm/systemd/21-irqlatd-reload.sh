@@ -40,7 +40,7 @@ check "reload entry with THRESHOLD_NS=2000" retry 10 reloaded
 same_process() { [ "$(systemctl is-active irqlatd)" = active ] && [ "$(systemctl show -p MainPID --value irqlatd)" = "$pid" ]; }
 check "still active, same MainPID after reload" same_process
 c1=$(count)
-check "histograms kept across the reload (counts summed: $c0 -> $c1)" [ "${c1:-0}" -ge "${c0:-1}" ]
+check_ge "histograms kept across the reload (counts summed: $c0 -> $c1)" "${c1:-0}" "${c0:-1}"
 printf '[irqlatd]\nthreshold-us = 2\noutlier-rate = many\n' >"$CONF"
 systemctl reload irqlatd || true
 refused() { journalctl -q -u irqlatd -o export MESSAGE_ID=$MID_RELOAD_FAILED | grep -q "^ERROR=$CONF:3: outlier-rate: "; }
@@ -63,7 +63,7 @@ failed78() {
 	[ "$(systemctl show -p ExecMainStatus --value irqlatd)" = 78 ] && [ "$(systemctl is-active irqlatd || true)" = failed ]
 }
 check "bad file at start: failed with status 78" retry 5 failed78
-check "bad file at start: no restart (NRestarts=0)" [ "$(systemctl show -p NRestarts --value irqlatd)" = 0 ]
+check_eq "bad file at start: no restart (NRestarts=0)" "$(systemctl show -p NRestarts --value irqlatd)" 0
 said() { journalctl -q -u irqlatd -o cat | grep -qx "irqlatd: $CONF:2: interval-ms: takes a whole number from 10 to 60000, not 'soon'"; }
 check "bad file at start: the journal has the one line naming file, line and key" retry 5 said
 systemctl status --no-pager irqlatd 2>/dev/null | grep -E 'Main PID|Active' | sed 's/^/#   /' || true

@@ -47,8 +47,8 @@ wait "$short" 2>/dev/null || true
 kmsg1=$(dmesg | grep -cE 'soft lockup|BUG:|WARNING:' || true)
 diag "$ROUNDS rounds: slowest stop $worst ms; failed start/stop or exit status $bad, slow $slow, programs left $left, rounds without the sleepers' wake-ups $unmeasured; kernel warnings $kmsg0 -> $kmsg1"
 check "$ROUNDS starts and stops under sleepers: each exits 0 within 15 s (slowest $worst ms)" [ $bad -eq 0 ] && [ $slow -eq 0 ]
-check "no program of irqlatd's left in bpftool's list after any stop" [ $left -eq 0 ]
-check "the sleepers' wake-ups measured in every round" [ $unmeasured -eq 0 ]
-check "the kernel logged no soft lockup, BUG or WARNING" [ "$kmsg1" -eq "$kmsg0" ]
+check_eqn "no program of irqlatd's left in bpftool's list after any stop" $left 0
+check_eqn "the sleepers' wake-ups measured in every round" $unmeasured 0
+check_eqn "the kernel logged no soft lockup, BUG or WARNING" "$kmsg1" "$kmsg0"
 dmesg | grep -E 'soft lockup|BUG:|WARNING:' | head -n 5 | sed 's/^/#   /' || true
 systemctl reset-failed irqlatd 2>/dev/null || true

@@ -20,7 +20,7 @@ rm -f /etc/irqlatd/irqlatd.conf	# the built-in defaults: silly:me_silly
 systemctl reset-failed irqlatd 2>/dev/null || true
 kmsg_mark() { echo "vmtest-30: $1" >/dev/kmsg; }
 
-check "tracefs is mounted at boot (sys-kernel-tracing.mount)" grep -q ' /sys/kernel/tracing tracefs ' /proc/self/mounts
+check_grep "tracefs is mounted at boot (sys-kernel-tracing.mount)" ' /sys/kernel/tracing tracefs ' /proc/self/mounts
 check "systemctl start irqlatd succeeds" systemctl start irqlatd
 pid=$(systemctl show -p MainPID --value irqlatd)
 diag "MainPID $pid, uid $(awk '/^Uid/ { print $3 }' "/proc/$pid/status"), CapEff $(awk '/^CapEff/ { print $2 }' "/proc/$pid/status")"
@@ -57,11 +57,11 @@ held_entries() { journalctl --sync; journalctl -q -u irqlatd MESSAGE_ID=$MID_HEL
 # kmod's rmmod reads /sys/module/sillymod/refcnt and stops without asking the kernel: nothing
 # for irqlatd to see. delete_module(2) itself (perl's syscall, 176 on x86-64, O_NONBLOCK) is
 # refused with EWOULDBLOCK, and irqlatd journals that once.
-check "kmod's rmmod asks no kernel: no 'could not unload' entry" [ "$(held_entries)" = 0 ]
+check_eq "kmod's rmmod asks no kernel: no 'could not unload' entry" "$(held_entries)" 0
 unload_syscall() { perl -e 'my $name = "sillymod"; exit(syscall(176, $name, 2048) == -1 && $! + 0 == 11 ? 0 : 1)'; }
 check "delete_module(2) refused: EWOULDBLOCK" unload_syscall
 unload_syscall || true
-logged_once() { [ "$(held_entries)" = 1 ]; }
+logged_once() { is_eq "$(held_entries)" 1 "entries"; }
 check "irqlatd journals the refused unload once (of two): MODULE=sillymod, TRACEPOINT=silly:me_silly" retry 5 logged_once
 journalctl -q -u irqlatd MESSAGE_ID=$MID_HELD -o cat | sed 's/^/#   /'
 detach() { irqlat detach silly:me_silly >"$work/detach.out" 2>&1; }
@@ -72,7 +72,7 @@ if detach; then ok "irqlat detach silly:me_silly (as root) succeeds"; else
 	not_ok "irqlat detach silly:me_silly (as root) succeeds"; fi
 diag "irqlat detach said: $(cat "$work/detach.out")"
 check "rmmod sillymod works while the service runs" rmmod sillymod
-check "the service is still active" [ "$(systemctl is-active irqlatd)" = active ]
+check_eq "the service is still active" "$(systemctl is-active irqlatd)" active
 sleep 0.3
 kill "$sub" 2>/dev/null || true
 

@@ -6,7 +6,7 @@ set -eu
 # shellcheck source=../lib.sh
 . "$VMTEST_DIR/lib.sh"
 
-check "PID 1 is systemd" [ "$(cat /proc/1/comm)" = systemd ]
+check_eq "PID 1 is systemd" "$(cat /proc/1/comm)" systemd
 
 state=$(timeout 30 systemctl is-system-running --wait 2>&1) || true
 case $state in

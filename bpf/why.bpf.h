@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Why a wait was late: the explanation of an outlier (struct why_event, irqlat_abi.h), from
+ * the CPU's clocks (bpf/clock.bpf.h) read at the wait's start and at its end, and the per-CPU
+ * counts of what the late waits spent in each part (why_counts).
+ *
+ * A wait runs from its start (a timer's hard expiry; a hard-IRQ exit that woke an IRQ thread)
+ * to the waiter's switch-in on a CPU (or its handler's start, for an IRQ thread still on its
+ * CPU). Its parts: the timer's lateness (its expiry to its callback's start), then, over the
+ * rest, the differences of the CPU's clocks: hard IRQs, vectors, softirqs, NMIs, the idle task,
+ * the tasks; of the tasks' time, the blocking task's (the one switched out for the waiter) is
+ * a part of its own when it had at least the waiter's priority, and goes to the remainder
+ * (the scheduler and preemption-off sections) when a real-time waiter had to wait for a task
+ * of lower priority; the other tasks' time is the rest. The parts are clamped in that order to
+ * what the earlier ones left, and the remainder takes what is left over, so they add up to the
+ * total exactly whatever a race between a clock's reading and its update did. A wait that
+ * started on one CPU and ended on another is not split (WHY_UNSPLIT): the clocks of one CPU
+ * say nothing of the other's.
+ *
+ * All of it runs only for a wait at or above its threshold (an outlier), out of line. */
+#ifndef IRQLAT_WHY_BPF_H
+#define IRQLAT_WHY_BPF_H
+
+#include <bpf/bpf_core_read.h>
+#include "clock.bpf.h"
+#include "outlier.bpf.h"
+
+/* Per CPU and class, the late waits' parts: element cpu * WHY_CLASSES + class (the loader
+ * sizes it), written only by that CPU's programs */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct why_count);
+	__uint(max_entries, WHY_CLASSES);
+} why_counts SEC(".maps");
+
+/* What a wait's explanation is made from */
+struct why_in {
+	__u64 start_ns;		/* the wait's start */
+	__u64 cb_ns;		/* a timer's callback start (start_ns otherwise): the clocks' window starts here */
+	__u64 end_ns;		/* its end: the switch-in, or the handler's start */
+	__u64 waiter;		/* struct task_struct * of the waiter */
+	__u64 blocker;		/* struct task_struct * switched out for it, or the waiter itself (ON_CPU) */
+	__u64 blocker_in_ns;	/* the blocker's last switch-in */
+	__u64 blocker_net_ns;	/* its time since, net of interrupts */
+	struct why_snap from;	/* wake_cpu's clocks at cb_ns */
+	__u32 wake_cpu;
+	__u32 flags;		/* WHY_F_IDLE_AT_EXPIRY, WHY_F_SOFT, WHY_F_ON_CPU from the stamp */
+	__u32 pid;		/* the waiter */
+	__u32 cell;		/* the outlier's cell index */
+	__u32 cls;		/* enum why_class */
+	__u32 switched;		/* 1: the end is the waiter's own switch-in (counted in the switches) */
+};
+
+/* A wait's explanation is worked out in a per-CPU array value (one element, looked up once by
+ * the program the wait ends in), not on the stack: Linux 6.1's verifier allows 512 bytes of
+ * stack over the whole chain of calls (program, threaded_take(), why_wait(), the bpf_loop()
+ * step), and with these on it the threaded fentry programs came to 544 and were refused. */
+struct why_work {
+	struct why_in in;		/* filled by the caller */
+	__u64 part[WHY_PARTS];		/* why_wait()'s own */
+	struct why_snap to;		/* this CPU's clocks at the wait's end */
+};
+
+/* The clamping in the order of the parts; the remainder is what is left, which holds its own
+ * part (the time of a blocking task of lower priority, counted in no other part) when the
+ * others leave room for it: the parts then add up to the total exactly, whatever it held */
+static __always_inline void why_clamp(__u64 *part, __u64 total)
+{
+	__u64 left = total, v;
+
+#pragma unroll
+	for (int i = 0; i < WHY_PARTS; i++) {
+		if (i == WHY_REMAINDER)
+			continue;
+		v = bf_min(part[i], left);
+		part[i] = v;
+		left -= v;
+	}
+	part[WHY_REMAINDER] = left;
+}
+
+static __always_inline void why_count_add(__u32 cls, __u64 total, const __u64 *part)
+{
+	__u32 key = bpf_get_smp_processor_id() * WHY_CLASSES + cls;
+	struct why_count *n = bpf_map_lookup_elem(&why_counts, &key);
+
+	if (!n)
+		return;
+	n->waits++;
+	n->total_ns += total;
+#pragma unroll
+	for (int i = 0; i < WHY_PARTS; i++)
+		n->part_ns[i] += part[i];
+}
+
+/* The scan of the ring of recent events (why_top()), one event per bpf_loop() step: the
+ * verifier checks the step once, not each of RECENT_EVENTS copies of it. */
+struct why_scan {
+	const struct cpu_clock *k;
+	__u64 from, to;
+	__u64 oldest;
+	__u32 sum[RECENT_CLASSES];	/* each class's time in the window */
+	__u32 most[RECENT_CLASSES];	/* its largest single event */
+	__u32 best[RECENT_CLASSES];	/* that event's cell + 1 */
+	__u32 top[RECENT_CLASSES];	/* the time of that cell in the window (second pass) */
+	__u32 seen;
+	bool overlap, second;
+};
+
+static int why_scan_step(__u32 i, struct why_scan *s)
+{
+	const struct recent_event *r = &s->k->recent[i & (RECENT_EVENTS - 1)];
+	__u64 end = r->end_ns, ns = r->ns, begin = end > ns ? end - ns : 0;
+	__u32 cls = (r->cell >> RECENT_CLASS_SHIFT) & (RECENT_CLASSES - 1);
+	__u32 cell = r->cell & ((1U << RECENT_CLASS_SHIFT) - 1);
+
+	if (!end)
+		return 0;
+	if (!s->second) {
+		s->seen++;
+		if (end < s->oldest)
+			s->oldest = end;
+	}
+	if (s->overlap) {
+		if (end <= s->from || begin >= s->to)
+			return 0;
+		ns = (end < s->to ? end : s->to) - (begin > s->from ? begin : s->from);
+	} else if (end <= s->from || end > s->to) {
+		return 0;
+	}
+	if (!cell)
+		return 0;
+	if (s->second) {
+		if (cell == s->best[cls])
+			s->top[cls] += ns;
+		return 0;
+	}
+	s->sum[cls] += ns;
+	if (ns > s->most[cls]) {
+		s->most[cls] = ns;
+		s->best[cls] = cell;
+	}
+	return 0;
+}
+
+/* The ring's events in [from, to] of this CPU: per class, the cell with the largest single
+ * event, and that cell's time in the window, into e->top; sum (when not NULL): each class's
+ * time in the window. overlap: count only the part of each event in the window (a late
+ * timer's), else an event that ended in it whole. */
+static __always_inline void why_top(const struct cpu_clock *k, __u64 from, __u64 to, bool overlap, struct why_event *e,
+				    __u64 *sum)
+{
+	struct why_scan s = { .k = k, .from = from, .to = to, .oldest = ~0ULL, .overlap = overlap };
+
+	bpf_loop(RECENT_EVENTS, why_scan_step, &s, 0);
+	s.second = true;
+	bpf_loop(RECENT_EVENTS, why_scan_step, &s, 0);
+#pragma unroll
+	for (int c = 0; c < RECENT_CLASSES; c++) {
+		e->top[c].cell = s.best[c];
+		e->top[c].ns = s.top[c];
+		if (sum)
+			sum[c] = s.sum[c];
+	}
+	if (s.seen == RECENT_EVENTS && s.oldest > from)
+		e->flags |= WHY_F_RECENT_PARTIAL;
+}
+
+/* A task's identity into the record (a kernel pointer read by CO-RE probe reads: the caller
+ * may hold it only as a number) */
+static __always_inline void why_task(struct why_event *e, __u64 task)
+{
+	struct task_struct *t = (struct task_struct *)task;
+
+	e->blocker_pid = BPF_CORE_READ(t, pid);
+	e->blocker_prio = BPF_CORE_READ(t, prio);
+	e->blocker_policy = BPF_CORE_READ(t, policy);
+	BPF_CORE_READ_STR_INTO(&e->blocker_comm, t, comm);
+}
+
+/* A wait at or above its cell's threshold ended on this CPU: its parts, the counts, the
+ * record. k: this CPU's clocks, already past the switch (sched_switch) or at the handler's
+ * start; w: the wait (w->in, the caller's) and the room to work it out. A global function: the verifier checks it once, not at each call in each context
+ * (under QEMU's emulation a daemon whose explanation was checked at every call took over a
+ * minute to load). */
+__noinline int why_wait(const struct cpu_clock *k, struct why_work *w)
+{
+	const struct why_in *in;
+	__u64 *part;
+	__u64 total, late;
+	__u32 cpu = bpf_get_smp_processor_id(), flags;
+	__u64 waiter_prio;
+	/* kernel pointers held as numbers, read by CO-RE probe reads (not the struct they are in) */
+	struct task_struct *waiter, *blocker;
+	__u64 blocker_pid, blocker_prio, others, idle_exp, moved, no_clocks, unsplit, split;
+	__u64 d_task, switches, has_blocker, blocking, lower;
+	struct why_snap *to;
+	struct why_event *e;
+
+	if (!k || !w)
+		return 0;
+	in = &w->in;
+	part = w->part;
+	to = &w->to;
+	__builtin_memset(part, 0, sizeof(w->part));
+	/* no branches from here to the parts' end: see bf_pos() */
+	total = bf_pos(in->end_ns - in->start_ns);
+	late = bf_pos(in->cb_ns - in->start_ns);
+	flags = in->flags;
+	waiter = (struct task_struct *)in->waiter;
+	blocker = (struct task_struct *)in->blocker;	/* NULL reads as 0 */
+	waiter_prio = BPF_CORE_READ(waiter, prio);
+	blocker_pid = BPF_CORE_READ(blocker, pid);
+	blocker_prio = BPF_CORE_READ(blocker, prio);
+	idle_exp = flags & WHY_F_IDLE_AT_EXPIRY;
+	part[WHY_LATE_IDLE] = late * idle_exp;
+	part[WHY_LATE_BUSY] = late * (1 - idle_exp);
+	moved = bf_nz(in->wake_cpu ^ cpu);
+	no_clocks = (1 - in->from.valid) | (1 - bf_nz(k->switch_ns)) | bf_nz(total >> 32);
+	unsplit = moved | no_clocks;
+	flags |= moved * WHY_F_MOVED | no_clocks * WHY_F_NO_CLOCKS;
+	part[WHY_UNSPLIT] = total * unsplit;
+	split = 1 - unsplit;
+	why_snapshot(k, in->end_ns, to);
+	part[WHY_IRQ] = (__u32)(to->irq - in->from.irq) * split;
+	part[WHY_VECTOR] = (__u32)(to->vec - in->from.vec) * split;
+	part[WHY_SOFTIRQ] = (__u32)(to->softirq - in->from.softirq) * split;
+	part[WHY_NMI] = (__u32)(to->nmi - in->from.nmi) * split;
+	part[WHY_IDLE] = (__u32)(to->idle - in->from.idle) * split;
+	d_task = (__u32)(to->task - in->from.task);
+	/* switches to other tasks than idle in the wait, less the waiter's own and the blocker's
+	 * when it was switched in during the wait; a race with their update counts none */
+	switches = bf_pos((__s32)(to->switches - in->from.switches - in->switched));
+	has_blocker = bf_nz(blocker_pid);
+	switches -= bf_lt(in->cb_ns, in->blocker_in_ns) * has_blocker * bf_nz(switches);
+	others = switches * split;
+	blocking = bf_min(in->blocker_net_ns, d_task) * has_blocker;
+	part[WHY_OTHERS] = (d_task - blocking) * split;
+	/* a real-time waiter behind a task of lower priority: the scheduler and preemption-off */
+	lower = bf_lt(waiter_prio, 100) * has_blocker * bf_lt(waiter_prio, blocker_prio);
+	part[WHY_REMAINDER] = blocking * lower * split;
+	part[WHY_BLOCKING] = blocking * (1 - lower) * split;
+	flags |= lower * split * WHY_F_BLOCKER_LOWER;
+	why_clamp(part, total);
+	why_count_add(in->cls, total, part);
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_drop(DROP_OUTLIER);
+		return 0;
+	}
+	__builtin_memset(e, 0, sizeof(*e));
+	e->type = RB_WHY;
+	e->cell = in->cell;
+	e->ts_ns = in->end_ns;
+	e->total_ns = total;
+#pragma unroll
+	for (int i = 0; i < WHY_PARTS; i++)
+		e->part_ns[i] = part[i];
+	e->pid = in->pid;
+	e->cpu = cpu;
+	e->wake_cpu = in->wake_cpu;
+	e->others = others > 0xffff ? 0xffff : others;
+	e->waiter_prio = waiter_prio;
+	if (in->blocker)
+		why_task(e, in->blocker);
+	if (!(flags & (WHY_F_MOVED | WHY_F_NO_CLOCKS)))
+		why_top(k, in->cb_ns, in->end_ns, false, e, NULL);
+	e->flags |= flags;
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+/* A timer's lateness at or above its threshold, at its callback's exit: the outlier (aux: the
+ * first task it woke, whether the CPU was idle when its interrupt came, its context), and its
+ * explanation: the interrupts that ran between the expiry and the callback (from the ring of
+ * recent events, and the timer's own interrupt or softirq up to the callback), the rest exit
+ * from idle when the CPU was idle, else IRQs off or a hypervisor. */
+__noinline int why_late_timer(const struct cpu_clock *k, const struct timer_slot *ts, bool soft)
+{
+	__u64 part[WHY_PARTS] = {}, sum[RECENT_CLASSES] = {};
+	__u64 x, c, total, from;
+	__u64 id = bpf_get_current_pid_tgid();
+	bool idle = (__u32)id == 0;
+	struct task_struct *cur = (struct task_struct *)bpf_get_current_task();
+	__u32 cell;
+	struct why_event *e;
+
+	if (!k || !ts)
+		return 0;
+	x = ts->expires_ns;
+	c = ts->start_ns;
+	total = c > x ? c - x : 0;
+	cell = ts->late_cell - 1;
+	outlier_emit(cell, c, total, ts->woke | (idle ? TIMER_AUX_IDLE : 0) | (soft ? TIMER_AUX_SOFT : 0));
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_drop(DROP_OUTLIER);
+		return 0;
+	}
+	__builtin_memset(e, 0, sizeof(*e));
+	why_top(k, x, c, true, e, sum);
+	part[WHY_IRQ] = sum[RECENT_IRQ];
+	part[WHY_VECTOR] = sum[RECENT_VECTOR];
+	part[WHY_SOFTIRQ] = sum[RECENT_SOFTIRQ];
+	part[WHY_NMI] = sum[RECENT_NMI];
+	/* the timer's own interrupt (or softirq) before the callback: earlier callbacks, its entry */
+	if (!soft && k->hard && k->hard_start_ns < c) {
+		from = k->hard_start_ns > x ? k->hard_start_ns : x;
+		part[k->hard & CLOCK_VECTOR ? WHY_VECTOR : WHY_IRQ] += c - from;
+	} else if (soft && k->softirq && k->softirq_start_ns < c) {
+		from = k->softirq_start_ns > x ? k->softirq_start_ns : x;
+		part[WHY_SOFTIRQ] += c - from;
+	}
+	why_clamp(part, total);
+	/* what no interrupt explains: exit from idle, or IRQs off or a hypervisor */
+	part[idle ? WHY_LATE_IDLE : WHY_LATE_BUSY] = part[WHY_REMAINDER];
+	part[WHY_REMAINDER] = 0;
+	why_count_add(WHY_CLASS_TIMER, total, part);
+	e->type = RB_WHY;
+	e->cell = cell;
+	e->ts_ns = c;
+	e->total_ns = total;
+#pragma unroll
+	for (int i = 0; i < WHY_PARTS; i++)
+		e->part_ns[i] = part[i];
+	e->pid = ts->woke;
+	e->cpu = bpf_get_smp_processor_id();
+	e->wake_cpu = e->cpu;
+	e->flags |= (idle ? WHY_F_IDLE_AT_EXPIRY : 0) | (soft ? WHY_F_SOFT : 0) | (ts->woke ? WHY_F_WOKE : 0);
+	e->blocker_pid = (__u32)id;
+	e->blocker_prio = BPF_CORE_READ(cur, prio);
+	e->blocker_policy = BPF_CORE_READ(cur, policy);
+	bpf_get_current_comm(e->blocker_comm, sizeof(e->blocker_comm));
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+#endif

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/json.h"
+#include "common/util.h"
+#include "why.h"
+
+json_object *why_client_request(const char *target, long n, const char **err)
+{
+	json_object *req = json_object_new_object();
+	const char *cpu = NULL;
+	char *end;
+
+	json_object_object_add(req, "cmd", json_object_new_string("why"));
+	if (n > 0)
+		json_object_object_add(req, "n", json_object_new_int64(n));
+	if (!target || !*target)
+		return req;
+	if (!strncmp(target, "cpu", 3) && target[3])
+		cpu = target + 3 + (target[3] == ':');
+	if (cpu) {
+		unsigned long v = strtoul(cpu, &end, 10);
+
+		if (end == cpu || *end || v > 65535) {
+			*err = "a CPU is cpuN, e.g. cpu1";
+			json_object_put(req);
+			return NULL;
+		}
+		json_object_object_add(req, "cpu", json_object_new_int((int)v));
+		return req;
+	}
+	if (*target >= '0' && *target <= '9') {
+		unsigned long v = strtoul(target, &end, 10);
+
+		if (*end || v > 4194304) {
+			*err = "a pid is a whole number (up to 4194304)";
+			json_object_put(req);
+			return NULL;
+		}
+		json_object_object_add(req, "pid", json_object_new_int((int)v));
+		return req;
+	}
+	json_object_object_add(req, "comm", json_object_new_string(target));
+	return req;
+}
+
+static const char *const class_noun[WHY_CLASSES] = {
+	[WHY_CLASS_WAKEUP] = "wake-up latency", [WHY_CLASS_THREADED] = "wake-to-run latency",
+	[WHY_CLASS_TIMER] = "timer lateness",
+};
+
+/* "  IRQ interference          340.00 us (20.00 %)   IRQ 36 virtio1-req.0" */
+static void part_line(FILE *f, const char *label, uint64_t ns, uint64_t total, const char *detail)
+{
+	fprintf(f, "  %-40s %10.2f us (%6.2f %%)%s%s\n", label, (double)ns / 1e3, total ? 100.0 * (double)ns / (double)total : 0,
+		detail && *detail ? "  " : "", detail ? detail : "");
+}
+
+void why_print_wait(FILE *f, const struct why_named *w, uint64_t clock_ns, enum ev_clock clock)
+{
+	char head[160], time[48], detail[128];
+	uint64_t sum = 0;
+
+	ev_time(time, sizeof(time), clock_ns, clock);
+	why_headline(head, sizeof(head), w);
+	fprintf(f, "%s %s\n", time, head);
+	for (int p = 0; p < WHY_PARTS; p++) {
+		const char *label = why_parts[p].label;
+
+		sum += w->part_ns[p];
+		if (!w->part_ns[p])
+			continue;
+		detail[0] = 0;
+		switch (p) {
+		case WHY_IRQ:
+		case WHY_VECTOR:
+		case WHY_SOFTIRQ:
+		case WHY_NMI: {
+			int c = p == WHY_IRQ ? RECENT_IRQ : p == WHY_VECTOR ? RECENT_VECTOR : p == WHY_SOFTIRQ ? RECENT_SOFTIRQ : RECENT_NMI;
+
+			if (*w->top[c])
+				snprintf(detail, sizeof(detail), "top: %s %.2f us", w->top[c], (double)w->top_ns[c] / 1e3);
+			break;
+		}
+		case WHY_BLOCKING:
+		case WHY_REMAINDER:
+		case WHY_UNSPLIT:
+			why_part_text(detail, sizeof(detail), w, (enum why_part)p);
+			if (p == WHY_REMAINDER && !(w->flags & WHY_F_BLOCKER_LOWER))
+				detail[0] = 0;
+			if (p == WHY_BLOCKING && !strncmp(detail, "blocking task ", 14))
+				memmove(detail, detail + 14, strlen(detail + 14) + 1);
+			break;
+		case WHY_OTHERS:
+			if (w->others)
+				snprintf(detail, sizeof(detail), "%u task%s", w->others, w->others == 1 ? "" : "s");
+			break;
+		default:
+			break;
+		}
+		part_line(f, label, w->part_ns[p], w->total_ns, detail);
+	}
+	fprintf(f, "  %s\n", "------------------------------------------------------------------------");
+	part_line(f, class_noun[w->cls < WHY_CLASSES ? w->cls : 0], w->total_ns, w->total_ns, NULL);
+	if (sum != w->total_ns)	/* the daemon's parts always add up; say so if an answer's do not */
+		fprintf(f, "  (the parts add up to %.2f us)\n", (double)sum / 1e3);
+}
+
+void why_print_answer(FILE *f, json_object *answer, enum ev_clock clock)
+{
+	json_object *waits;
+	size_t n;
+
+	if (!json_object_object_get_ex(answer, "waits", &waits) || !(n = json_object_array_length(waits))) {
+		fprintf(f, "no late wait explained yet (%llu explained since irqlatd started; it keeps the last %lld a CPU)\n",
+			(unsigned long long)json_get_u64(answer, "explained", 0), (long long)json_get_i64(answer, "kept_per_cpu", 0));
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_object *o = json_object_array_get_idx(waits, i);
+		struct why_named w;
+
+		if (why_from_json(o, &w) < 0)
+			continue;
+		if (i)
+			fputc('\n', f);
+		why_print_wait(f, &w,
+			       json_get_u64(o, clock == EV_CLOCK_WALL ? "wall_ns" : clock == EV_CLOCK_BOOT ? "boot_ns" : "ts_ns", 0),
+			       clock);
+	}
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* irqlat why: the recent late waits the daemon explained, each broken down in the order the
+ * delay built up (rtla timerlat's auto-analysis order): timer lateness or exit from idle, IRQ,
+ * vector, softirq and NMI interference, idle, the blocking task, other tasks, the remainder. */
+#ifndef IRQLAT_CLIENT_WHY_H
+#define IRQLAT_CLIENT_WHY_H
+
+#include <stdio.h>
+#include <json-c/json.h>
+#include "common/evline.h"
+#include "common/why.h"
+
+/* The "why" request for target (NULL: every wait): a number is a pid, "cpuN" (or "cpu:N") a
+ * CPU, anything else a comm (a glob, as the daemon's fnmatch reads it); last n (0: all). NULL
+ * with *err set for a bad target. */
+json_object *why_client_request(const char *target, long n, const char **err);
+/* One wait's breakdown on f, its time in clock */
+void why_print_wait(FILE *f, const struct why_named *w, uint64_t clock_ns, enum ev_clock clock);
+/* Every wait of the answer, oldest first; a line saying there is none when so */
+void why_print_answer(FILE *f, json_object *answer, enum ev_clock clock);
+
+#endif

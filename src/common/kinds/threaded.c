@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The threaded IRQ kinds (bpf/threaded.bpf.c): the hard-IRQ exit that woke an irq/N thread to
+ * the thread running, and the thread handler's run time beside it in the same element. */
+#include "common/kinds/kind.h"
+
+const struct kind_desc kind_threaded = {
+	.name = "threaded",
+	.noun = "threaded IRQ",
+	.threshold = { .help = "threaded IRQs' wake-to-run latencies", .default_us = 500 },
+	.disable = { .help = "threaded IRQs (nor their part of the sched_switch program)", .also = KIND_BIT(KIND_THREADED_RUN) },
+	.series_key = "threaded",
+	.join = KIND_THREADED,
+	.prefix = "wakeup_",
+	.sub_key = "irq",
+	.name_key = "name",
+	.value_key = "latency_ns",
+	.event_line = "irq={irq} name={name} wakeup_latency={latency_ns:duration}",
+	.metric = "irqlat_threaded_wakeup",
+	.hist_suffix = "_latency_seconds",
+	.counters = true,
+	.name_label = "handler",
+	.value_help = "Wake-to-run latency of an IRQ thread (the hard-IRQ exit that returned IRQ_WAKE_THREAD to the thread switched in)",
+	.runs_help = "Wakes of a threaded IRQ's thread measured since irqlatd started: its runs after a hard-IRQ exit that returned IRQ_WAKE_THREAD.",
+	.seconds_help = "Sum of the wake-to-run latencies of a threaded IRQ's thread since irqlatd started (that hard-IRQ exit to the thread switched in).",
+	.max_help = "Longest wake-to-run latency of a threaded IRQ's thread in the last 10 s.",
+	.what = "IRQ",
+	.journal_sub = "IRQ",
+	.journal_value = "LATENCY_NS",
+	.outlier_what = "thread woke and waited to run for",
+	.outlier_task = "after",
+	.outlier_mid = "66f93617cbc345b0a4a602e74e992ec6",
+	.table = {
+		.array = "threaded",
+		.title = "threaded IRQs (wake-to-run latency: hard-IRQ exit to the thread running)",
+		.noun = "threaded IRQ",
+		.view = "threaded IRQs (wake-to-run latency)",
+		.key_word = "threaded",
+		/* by its thread (irq/24-virtio0), or its handler before the thread ran */
+		.row_name = "{thread|name}",
+		.hide = "spurious,time",
+		.screen_hist = "{name} wake-to-run latency",	/* irqlat hist NAME shows the run time too */
+	},
+	.hist_title = "IRQ {irq} ({name}) thread {thread} wake-to-run latency",
+	.count_noun = "wakes",
+};
+
+const struct kind_desc kind_threaded_run = {
+	.name = "threaded_run",
+	.noun = "IRQ thread handler",
+	.threshold = { .help = "IRQ thread handlers' runs", .default_us = 1000 },
+	.series_key = "threaded",
+	.join = KIND_THREADED,
+	.prefix = "run_",
+	.sub_key = "irq",
+	.name_key = "thread",
+	.value_key = "duration_ns",
+	.event_line = "irq={irq} thread={thread} duration={duration_ns:duration}",
+	.metric = "irqlat_threaded_run",
+	.hist_suffix = "_duration_seconds",
+	.counters = false,
+	.name_label = "thread",
+	.value_help = "Run time of an IRQ thread's handler (irq_thread_fn or irq_forced_thread_fn, entry to return; preemption included)",
+	.what = "IRQ",
+	.journal_sub = "IRQ",
+	.journal_value = "DURATION_NS",
+	.outlier_what = "thread handler ran",
+	.outlier_task = "in",
+	.outlier_mid = "e502a8faddf5441f9257ca1cac2b8d49",
+	.hist_title = "IRQ {irq} ({name}) thread handler run time",
+	.count_noun = "runs",
+};

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The explanations of late waits (struct why_event, bpf/why.bpf.h) in the daemon: each paired
+ * with its outlier, named (tasks, IRQ handlers, vectors, softirqs, NMI handlers from their
+ * cells), kept among the recent ones of its CPU for `irqlat why`, and counted per CPU, class
+ * of wait and part (the aggregates of status and /metrics).
+ *
+ * The BPF side sends an outlier record and right after it, from the same program on the same
+ * CPU, its explanation with the same cell and ts_ns; records of other CPUs may come between
+ * them, and a full ring buffer may have taken either. So an outlier of a kind that is explained
+ * waits here (parked) for its explanation, and goes on without one once it has waited
+ * WHY_PARK_NS or the park is full. */
+#ifndef IRQLAT_COLLECT_WHY_H
+#define IRQLAT_COLLECT_WHY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "irqlat_abi.h"
+#include "common/why.h"
+
+struct collector;
+
+#define WHY_RECENT_PER_CPU 64	/* explained waits kept per CPU */
+#define WHY_PARK 256		/* outliers waiting for their explanation */
+#define WHY_PARK_NS 100000000ull	/* how long one waits: far longer than two submits apart */
+
+struct why_parked {
+	struct outlier_event e;
+	uint64_t since_ns;	/* CLOCK_MONOTONIC when it came */
+};
+
+/* What the late waits of one CPU and class spent in each part, since start */
+struct why_total {
+	uint64_t waits, total_ns;
+	uint64_t part_ns[WHY_PARTS];
+};
+
+struct why_store {
+	unsigned ncpus;
+	struct why_named *recent;	/* ncpus rings of WHY_RECENT_PER_CPU */
+	unsigned *head, *len;
+	struct why_total *totals;	/* cpu * WHY_CLASSES + class */
+	uint64_t explained;		/* explanations received */
+	uint64_t unpaired;		/* outliers that went on without one (lost to a full ring buffer) */
+	uint64_t lone;			/* explanations whose outlier never came */
+	struct why_parked park[WHY_PARK];
+	unsigned nparked;
+};
+
+/* 0 or -ENOMEM */
+int why_store_init(struct why_store *s, unsigned ncpus);
+void why_store_free(struct why_store *s);
+/* Whether outliers of kind k come with an explanation */
+bool why_kind_explained(enum lat_kind k);
+/* Parks outlier e that came at now_ns. When the park is full, the oldest is pushed out into
+ * *out and true returned: it goes on without its explanation. */
+bool why_park(struct why_store *s, const struct outlier_event *e, uint64_t now_ns, struct outlier_event *out);
+/* The parked outlier of (cell, ts_ns) into *out, taken out of the park; false: none */
+bool why_unpark(struct why_store *s, uint32_t cell, uint64_t ts_ns, struct outlier_event *out);
+/* One outlier parked since before before_ns into *out, taken out (counted unpaired); false:
+ * none left */
+bool why_expired(struct why_store *s, uint64_t before_ns, struct outlier_event *out);
+
+/* Record e with its names: the waiter's class and comm from its cell's series (or /proc), the
+ * interrupts of top[] from theirs */
+void why_name(struct why_named *w, const struct why_event *e, struct collector *c);
+/* An explained wait into its CPU's recent ones and the totals; paired: its outlier came */
+void why_add(struct why_store *s, const struct why_named *w, bool paired);
+
+/* The kept waits, oldest first: calls fn for each (across CPUs in time order) */
+typedef void (*why_visit_fn)(const struct why_named *w, void *userdata);
+void why_walk(const struct why_store *s, why_visit_fn fn, void *userdata);
+
+#endif

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The ring of recent events behind `irqlat events`, and the clocks of an event. An event is
+ * kept as the text it was streamed as (a few hundred bytes): the argument names it was printed
+ * with stay right after its module is reloaded with other ones. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "common/json.h"
+#include "daemon/sinks/event_ring.h"
+
+int event_ring_init(struct event_ring *r, unsigned cap)
+{
+	memset(r, 0, sizeof(*r));
+	if (!cap)
+		return 0;
+	r->text = calloc(cap, sizeof(*r->text));
+	r->wall_ns = calloc(cap, sizeof(*r->wall_ns));
+	if (!r->text || !r->wall_ns) {
+		event_ring_free(r);
+		return -ENOMEM;
+	}
+	r->cap = cap;
+	return 0;
+}
+
+void event_ring_free(struct event_ring *r)
+{
+	for (unsigned i = 0; r->text && i < r->cap; i++)
+		free(r->text[i]);
+	free(r->text);
+	free(r->wall_ns);
+	memset(r, 0, sizeof(*r));
+}
+
+int event_ring_add(struct event_ring *r, json_object *o, uint64_t wall_ns)
+{
+	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	char *copy;
+	unsigned slot;
+
+	if (!r->cap)
+		return 0;
+	copy = strdup(s);
+	if (!copy)
+		return -ENOMEM;
+	if (r->len == r->cap) {	/* full: the oldest goes */
+		slot = r->head;
+		r->head = (r->head + 1) % r->cap;
+	} else {
+		slot = (r->head + r->len++) % r->cap;
+	}
+	free(r->text[slot]);
+	r->text[slot] = copy;
+	r->wall_ns[slot] = wall_ns;
+	r->added++;
+	return 0;
+}
+
+json_object *event_ring_query(const struct event_ring *r, uint64_t since_wall_ns, unsigned n)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	unsigned first = 0;
+
+	/* wall_ns rises along the ring but for a clock step: look at each, not a bisection */
+	while (first < r->len && r->wall_ns[(r->head + first) % r->cap] < since_wall_ns)
+		first++;
+	if (n && r->len - first > n)
+		first = r->len - n;
+	for (unsigned i = first; i < r->len; i++) {
+		unsigned slot = (r->head + i) % r->cap;
+		json_object *e = json_tokener_parse(r->text[slot]);
+
+		if (e && r->wall_ns[slot] >= since_wall_ns)
+			json_object_array_add(arr, e);
+		else
+			json_object_put(e);
+	}
+	json_object_object_add(o, "events", arr);
+	json_object_object_add(o, "kept", json_object_new_int64(r->len));
+	json_object_object_add(o, "capacity", json_object_new_int64(r->cap));
+	json_object_object_add(o, "added", json_object_new_uint64(r->added));
+	/* whether the answer is all that since_wall_ns asked for: events older than the oldest
+	 * kept one were pushed out (event-history), and the request reaches back before it */
+	uint64_t oldest = r->len ? r->wall_ns[r->head] : 0;
+
+	json_object_object_add(o, "gone", json_object_new_uint64(r->added - r->len));
+	if (r->len)
+		json_object_object_add(o, "oldest_wall_ns", json_object_new_uint64(oldest));
+	json_object_object_add(o, "truncated", json_object_new_boolean(r->added > r->len && !n && since_wall_ns < oldest));
+	return o;
+}
+
+json_object *event_ring_request(const struct event_ring *r, json_object *req)
+{
+	int64_t n = json_get_i64(req, "n", 0);
+	int64_t since = json_get_i64(req, "since_wall_ns", 0);
+
+	if (n < 0 || n > EVENT_RING_MAX)
+		return json_error_reply("\"n\" takes 0 (all) to %d events", EVENT_RING_MAX);
+	if (since < 0)
+		return json_error_reply("\"since_wall_ns\" takes a CLOCK_REALTIME time in ns (0: all)");
+	return json_ok_reply(event_ring_query(r, (uint64_t)since, (unsigned)n));
+}
+
+static uint64_t clock_ns(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void event_clocks(uint64_t mono_ns, uint64_t *wall_ns, uint64_t *boot_ns)
+{
+	uint64_t mono = clock_ns(CLOCK_MONOTONIC);
+	int64_t age = (int64_t)(mono - mono_ns);	/* how long ago, by the monotonic clock */
+
+	if (wall_ns)
+		*wall_ns = clock_ns(CLOCK_REALTIME) - (uint64_t)age;
+	if (boot_ns)
+		*boot_ns = clock_ns(CLOCK_BOOTTIME) - (uint64_t)age;
+}
+
+uint64_t event_add_clocks(json_object *o, uint64_t mono_ns)
+{
+	uint64_t wall, boot;
+
+	event_clocks(mono_ns, &wall, &boot);
+	json_object_object_add(o, "wall_ns", json_object_new_uint64(wall));
+	json_object_object_add(o, "boot_ns", json_object_new_uint64(boot));
+	return wall;
+}
+
+void event_publish(struct event_ring *r, struct server *srv, json_object *o, uint64_t wall_ns)
+{
+	if (r)
+		event_ring_add(r, o, wall_ns);	/* out of memory: the stream still has it */
+	if (srv && server_clients(srv))
+		server_broadcast(srv, o);
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The events a person can look back on: the recent outliers and tracepoint events, as the JSON
+ * objects `irqlat events --follow` streams, kept in a bounded ring for `irqlat events` (-n,
+ * --since); and the clocks every event carries (monotonic from the kernel, wall and boot time
+ * added here). */
+#ifndef IRQLAT_EVENT_RING_H
+#define IRQLAT_EVENT_RING_H
+
+#include <stdint.h>
+#include <json-c/json.h>
+#include "daemon/sinks/server.h"
+
+#define EVENT_RING_DEFAULT 4096
+#define EVENT_RING_MIN 16
+#define EVENT_RING_MAX 1048576
+
+struct event_ring {
+	char **text;		/* each event's JSON line, text[(head + i) % cap] the i-th oldest */
+	uint64_t *wall_ns;	/* its CLOCK_REALTIME, for --since */
+	unsigned cap, head, len;
+	uint64_t added;		/* since start; added - len were pushed out by newer ones */
+};
+
+/* cap events at most (0: keep none). 0 or -ENOMEM. */
+int event_ring_init(struct event_ring *r, unsigned cap);
+void event_ring_free(struct event_ring *r);
+/* Keeps a copy of o's text, pushing out the oldest when full; wall_ns orders --since. */
+int event_ring_add(struct event_ring *r, json_object *o, uint64_t wall_ns);
+/* {"events":[oldest first], "kept":N, "added":N, "gone":N, "oldest_wall_ns":T, "truncated":B}:
+ * of the kept events those with wall_ns >= since_wall_ns, the last n of them (n 0: all);
+ * truncated when events were pushed out and since_wall_ns reaches back before the oldest kept
+ * one (the answer is not all the window asked for). */
+json_object *event_ring_query(const struct event_ring *r, uint64_t since_wall_ns, unsigned n);
+/* The "events" request: {"cmd":"events", "since_wall_ns":N, "n":N}. */
+json_object *event_ring_request(const struct event_ring *r, json_object *req);
+
+/* CLOCK_REALTIME and CLOCK_BOOTTIME of a CLOCK_MONOTONIC time, from the offsets between the
+ * clocks now: right for an event a moment old, as every event handled here is (a clock step
+ * applies to events after it). */
+void event_clocks(uint64_t mono_ns, uint64_t *wall_ns, uint64_t *boot_ns);
+/* Adds "wall_ns" and "boot_ns" of mono_ns to o, and returns its wall_ns. */
+uint64_t event_add_clocks(json_object *o, uint64_t mono_ns);
+/* One event out: into the ring (r may be NULL) and to the subscribers (srv may be NULL). */
+void event_publish(struct event_ring *r, struct server *srv, json_object *o, uint64_t wall_ns);
+
+#endif

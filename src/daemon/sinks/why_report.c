@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+#include "common/json.h"
+#include "daemon/base/log.h"
+#include "daemon/sinks/event_ring.h"
+#include "daemon/sinks/why_report.h"
+
+struct why_filter {
+	int64_t pid, cpu;	/* -1: any */
+	const char *comm;	/* NULL: any */
+	json_object *waits;
+};
+
+static void collect_wait(const struct why_named *w, void *userdata)
+{
+	struct why_filter *f = userdata;
+	json_object *o;
+
+	if (f->pid >= 0 && w->pid != (uint64_t)f->pid)
+		return;
+	if (f->cpu >= 0 && w->cpu != (uint64_t)f->cpu)
+		return;
+	if (f->comm && fnmatch(f->comm, w->comm, 0))
+		return;
+	o = why_json(w);
+	event_add_clocks(o, w->ts_ns);
+	json_object_array_add(f->waits, o);
+}
+
+json_object *why_request(const struct why_store *s, json_object *req)
+{
+	struct why_filter f = { .pid = json_get_i64(req, "pid", -1), .cpu = json_get_i64(req, "cpu", -1),
+				.comm = json_has(req, "comm") ? json_get_str(req, "comm", NULL) : NULL };
+	int64_t n = json_get_i64(req, "n", 0);
+	json_object *o, *last;
+	size_t len, first;
+
+	if (n < 0)
+		return json_error_reply("\"n\" takes 0 (all) or more waits");
+	f.waits = json_object_new_array();
+	why_walk(s, collect_wait, &f);
+	len = json_object_array_length(f.waits);
+	first = n && len > (size_t)n ? len - (size_t)n : 0;
+	last = json_object_new_array();
+	for (size_t i = first; i < len; i++)
+		json_object_array_add(last, json_object_get(json_object_array_get_idx(f.waits, i)));
+	json_object_put(f.waits);
+	o = json_object_new_object();
+	json_object_object_add(o, "waits", last);
+	json_object_object_add(o, "kept_per_cpu", json_object_new_int(WHY_RECENT_PER_CPU));
+	json_object_object_add(o, "explained", json_object_new_uint64(s->explained));
+	json_object_object_add(o, "unpaired", json_object_new_uint64(s->unpaired));
+	json_object_object_add(o, "lone", json_object_new_uint64(s->lone));
+	return json_ok_reply(o);
+}
+
+static json_object *parts_json(const uint64_t *part_ns)
+{
+	json_object *p = json_object_new_object();
+	char key[32];
+
+	for (int i = 0; i < WHY_PARTS; i++) {
+		snprintf(key, sizeof(key), "%s_ns", why_parts[i].key);
+		json_object_object_add(p, key, json_object_new_uint64(part_ns[i]));
+	}
+	return p;
+}
+
+json_object *why_status_json(const struct why_store *s)
+{
+	json_object *o = json_object_new_object(), *cpus = json_object_new_array();
+	uint64_t causes[WHY_PARTS] = { 0 };
+
+	json_object_object_add(o, "explained", json_object_new_uint64(s->explained));
+	json_object_object_add(o, "unpaired", json_object_new_uint64(s->unpaired));
+	json_object_object_add(o, "lone", json_object_new_uint64(s->lone));
+	for (unsigned cpu = 0; cpu < s->ncpus; cpu++) {
+		json_object *c = NULL;
+
+		for (int k = 0; k < WHY_CLASSES; k++) {
+			const struct why_total *t = &s->totals[cpu * WHY_CLASSES + k];
+			json_object *e;
+
+			if (!t->waits)
+				continue;
+			if (!c) {
+				c = json_object_new_object();
+				json_object_object_add(c, "cpu", json_object_new_int((int)cpu));
+			}
+			e = json_object_new_object();
+			json_object_object_add(e, "waits", json_object_new_uint64(t->waits));
+			json_object_object_add(e, "total_ns", json_object_new_uint64(t->total_ns));
+			json_object_object_add(e, "parts", parts_json(t->part_ns));
+			json_object_object_add(c, why_class_name((enum why_class)k), e);
+			for (int i = 0; i < WHY_PARTS; i++)
+				causes[i] += t->part_ns[i];
+		}
+		if (c)
+			json_object_array_add(cpus, c);
+	}
+	json_object_object_add(o, "causes", parts_json(causes));
+	json_object_object_add(o, "cpus", cpus);
+	return o;
+}
+
+void why_journal_fields(struct jfields *f, const struct why_named *w)
+{
+	char key[32], text[128];
+	static const char *const top_fields[RECENT_CLASSES] = { "IRQ", "VECTOR", "SOFTIRQ", "NMI" };
+
+	jf_add(f, "WHY_CLASS=%s", why_class_name(w->cls));
+	jf_add(f, "WHY_TOTAL_NS=%llu", (unsigned long long)w->total_ns);
+	for (int i = 0; i < WHY_PARTS; i++) {
+		size_t k = 0;
+
+		for (const char *p = why_parts[i].key; *p && k < sizeof(key) - 1; p++)
+			key[k++] = (char)toupper((unsigned char)*p);
+		key[k] = 0;
+		jf_add(f, "WHY_%s_NS=%llu", key, (unsigned long long)w->part_ns[i]);
+	}
+	jf_add(f, "WHY_CAUSE=%s", why_parts[why_top_part(w)].key);
+	jf_add(f, "WHY_CPU=%u", w->cpu);
+	jf_add(f, "WHY_WAKE_CPU=%u", w->wake_cpu);
+	if (w->pid) {
+		jf_add(f, "WHY_PID=%u", w->pid);
+		if (*w->comm)
+			jf_add(f, "WHY_COMM=%s", w->comm);
+	}
+	if (w->blocker_pid || *w->blocker_comm) {
+		why_policy_text(text, sizeof(text), w->blocker_policy, w->blocker_prio);
+		jf_add(f, "WHY_BLOCKER_PID=%u", w->blocker_pid);
+		jf_add(f, "WHY_BLOCKER_COMM=%s", w->blocker_comm);
+		jf_add(f, "WHY_BLOCKER_SCHED=%s", text);
+	}
+	jf_add(f, "WHY_OTHERS=%u", w->others);
+	for (int c = 0; c < RECENT_CLASSES; c++)
+		if (*w->top[c]) {
+			jf_add(f, "WHY_TOP_%s=%s", top_fields[c], w->top[c]);
+			jf_add(f, "WHY_TOP_%s_NS=%llu", top_fields[c], (unsigned long long)w->top_ns[c]);
+		}
+	if (w->flags) {
+		json_object *a = why_flags_json(w->flags);
+		size_t used = 0;
+
+		text[0] = 0;
+		for (size_t i = 0; i < json_object_array_length(a) && used < sizeof(text); i++)
+			used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s", i ? "," : "",
+						 json_object_get_string(json_object_array_get_idx(a, i)));
+		json_object_put(a);
+		jf_add(f, "WHY_FLAGS=%s", text);
+	}
+}

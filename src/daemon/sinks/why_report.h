@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The explained waits as a person or a program reads them: the `why` answer (irqlat why), the
+ * aggregates of status, and an explained outlier's journal fields (WHY_*, irqlatd(8)). */
+#ifndef IRQLAT_WHY_REPORT_H
+#define IRQLAT_WHY_REPORT_H
+
+#include <json-c/json.h>
+#include "daemon/collect/why.h"
+
+struct jfields;
+
+/* The "why" request: {"cmd":"why", "pid":N | "cpu":N | "comm":"PATTERN", "n":N}: the kept
+ * explained waits of that task, CPU or comm (a glob), the last n (0: all), oldest first:
+ * {"waits":[why_json()...], "kept":N, "explained":N, "unpaired":N, "lone":N} */
+json_object *why_request(const struct why_store *s, json_object *req);
+/* status's "why": what the late waits spent in each part, per CPU and class of wait, since start:
+ * {"explained", "unpaired", "lone", "causes": {"<part>_ns"...}, "cpus": [{"cpu", "<class>":
+ * {"waits", "total_ns", "parts": {...}}}]} */
+json_object *why_status_json(const struct why_store *s);
+/* The journal fields of an explained outlier (irqlatd(8), JOURNAL) */
+void why_journal_fields(struct jfields *f, const struct why_named *w);
+
+#endif

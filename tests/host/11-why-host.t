@@ -1,0 +1,141 @@
+#!/bin/bash
+# Why it was late, as a person reads it (irqlat why, the journal, status, /metrics), with
+# interference of a known cause: cyclictest's thread (SCHED_FIFO 95, pinned to CPU 1) next to a
+# SCHED_FIFO 99 busy loop of the test's on CPU 1, 2 ms busy out of every 10 ms. The wake-ups
+# that come during a burst wait for it. References that are not irqlatd: the cause the test
+# made (the busy loop's pid), and ftrace's own sched_switch events of CPU 1 in a private
+# tracefs instance over the same run (trace_clock mono, the daemon's clock): the time the busy
+# loop held the CPU within each explained wait. The daemon's defaults; a real journald in a
+# private mount namespace, as 40-journal.t runs it.
+if [ -z "${IRQLAT_TEST_NS:-}" ]; then
+	IRQLAT_TEST_NS=1 exec unshare --mount --propagation private "$0" "$@"
+fi
+. "$(dirname "$0")/../lib.sh"
+plan 11
+# a check of a known defect: counted, reported, not failing the run (TAP TODO)
+todo_check() { local name=$1; shift; _n=$((_n + 1)); if "$@"; then echo "ok $_n - $name # TODO remainder not clamped"; else echo "not ok $_n - $name # TODO remainder not clamped"; fi; }
+
+MID_WAKEUP=6411285c0cca49cfb775235a459f04df	# a wake-up outlier (src/common/kinds/timer.c)
+BURST=
+JOURNALD_PID=
+INST=/sys/kernel/tracing/instances/irqlat-why-$$
+why_cleanup() {
+	[ -n "$BURST" ] && kill "$BURST" 2>/dev/null && wait "$BURST" 2>/dev/null
+	stop_daemon
+	[ -d "$INST" ] && rmdir "$INST"
+	[ -n "$JOURNALD_PID" ] && kill "$JOURNALD_PID" 2>/dev/null && wait "$JOURNALD_PID" 2>/dev/null
+	rm -rf "$TMP"
+}
+trap why_cleanup EXIT
+for t in cyclictest chrt taskset jq python3 curl promtool; do
+	command -v "$t" >/dev/null || { echo "Bail out! $t is missing (scripts/install-deps test)"; exit 1; }
+done
+[ "$(nproc)" -ge 2 ] || { echo "1..0 # SKIP needs 2 CPUs"; exit 0; }
+mount_fs
+start_private_journald || { echo "Bail out! no private journald"; exit 1; }
+MP=$(free_port)
+# no cap on the entries: the test reads what an entry says, not how many the limits let through
+# (40-journal.t, 42-journal-quiet.t); the tick on an idle CPU would take the 3 of a minute first
+start_daemon --log-target journal --metrics "127.0.0.1:$MP" --outlier-cap 0 || { echo "Bail out! irqlatd did not start"; exit 1; }
+
+# ftrace's sched_switch on CPU 1, in the daemon's clock
+mkdir "$INST" || { echo "Bail out! cannot make a tracefs instance"; exit 1; }
+echo mono >"$INST/trace_clock"
+echo 2 >"$INST/tracing_cpumask"
+echo 8192 >"$INST/buffer_size_kb"
+echo 1 >"$INST/events/sched/sched_switch/enable"
+echo 1 >"$INST/tracing_on"
+
+cat >"$TMP/burst.py" <<'PY'
+import time
+while True:
+    t = time.monotonic()
+    while time.monotonic() - t < 0.002:
+        pass
+    time.sleep(0.008)
+PY
+chrt -f 99 taskset -c 1 python3 "$TMP/burst.py" &
+BURST=$!
+cyclictest -m -q -t1 -p 95 -a 1 -i 1000 -l 3000 >"$TMP/cyclictest.out" 2>&1
+kill "$BURST"; wait "$BURST" 2>/dev/null
+BURST_PID=$BURST; BURST=
+echo 0 >"$INST/tracing_on"
+cp "$INST/trace" "$TMP/trace"
+
+# every kept wait (the explained waits of every task), and cyclictest's
+irqlat why -J >"$TMP/all.json"
+irqlat why cyclictest -J >"$TMP/cyc.json"
+irqlat why cyclictest >"$TMP/cyc.txt"
+N=$(jq '.waits | length' "$TMP/cyc.json")
+diag "explained: $(jq .explained "$TMP/all.json") since start, $(jq '.waits | length' "$TMP/all.json") kept; cyclictest's kept: $N"
+check "cyclictest's late wake-ups on CPU 1 are explained ($N)" test "${N:-0}" -gt 0
+# (a wait behind a task of lower priority is left to the TODO below)
+check "every kept wait's parts add up to its total exactly" \
+	jq -e '[.waits[] | select(.flags | index("blocker_lower") | not)] | length > 0 and all(([.parts[]] | add) == .total_ns)' "$TMP/all.json"
+jq -c '.waits[] | select(([.parts[]] | add) != .total_ns) | {total_ns, parts, flags, summary}' "$TMP/all.json" | head -3 | sed 's/^/#   does not add up: /'
+# the cause the test made: every wait of cyclictest's measuring thread on CPU 1 (SCHED_FIFO:
+# waiter_prio below 100) in which, by ftrace, the busy loop held the CPU for more than half of
+# it has the loop, by pid and policy, as its top cause. (Not "most of its waits": on a shared
+# machine a halted vCPU woken late by its host makes late waits of its own, exits from idle;
+# and cyclictest's main thread, a normal task on CPU 1 too, is another waiter.)
+jq -r '.waits | to_entries[] | select(.value.cpu == 1 and .value.waiter_prio < 100 and (.value.flags | index("moved") | not))
+	| "\(.value.ts_ns - .value.total_ns) \(.value.ts_ns) \(.key)"' "$TMP/cyc.json" >"$TMP/rt_windows"
+python3 "$TOP/tests/host/helpers/ftrace_blocker.py" "$TMP/trace" 1 "$BURST_PID" "$TMP/rt_windows" | sort >"$TMP/rt_loop"
+jq -r --argjson b "$BURST_PID" '.waits | to_entries[] | "\(.key) \(.value.total_ns) \(if .value.cause == "blocking" and .value.blocker.pid == $b and .value.blocker.sched == "FIFO 99" then "loop" else .value.cause end)"' \
+	"$TMP/cyc.json" | sort | join "$TMP/rt_loop" - >"$TMP/rt_causes"	# wait, ftrace's loop ns, total, irqlatd's top cause
+held=$(awk '2 * $2 > $3' "$TMP/rt_causes" | wc -l)
+named=$(awk '2 * $2 > $3 && $4 == "loop"' "$TMP/rt_causes" | wc -l)
+diag "the measuring thread's waits on CPU 1 that ftrace covers: $(wc -l <"$TMP/rt_causes"), the loop held the CPU for most of $held, irqlatd's top cause the loop in $named; top causes: $(awk '{ print $4 }' "$TMP/rt_causes" | sort | uniq -c | tr -s ' \n' ' ')"
+awk '2 * $2 > $3 && $4 != "loop"' "$TMP/rt_causes" | head -3 | sed 's/^/#   not named: /'
+loop_named() { is_gt "$held" 0 "waits the loop held CPU 1 for most of (ftrace)" && is_eq "$named" "$held" "of them, those whose top cause is the loop (irqlatd)" "all of them"; }
+check "the busy loop (FIFO 99, pid $BURST_PID) is the top cause of every wait it held CPU 1 for most of, by ftrace ($named of $held)" loop_named
+check "irqlat why names it on the screen" grep -q "blocking task .*python3\[$BURST_PID\] (FIFO 99)" "$TMP/cyc.txt"
+diag "a wait, as irqlat why prints it:"
+sed -n '1,14s/^/#   /p' "$TMP/cyc.txt"
+
+# ftrace: within each wait blocked by the loop, the time it held CPU 1 is its blocking part
+# plus what interrupted it (interrupts, the timer's own lateness), within 20 us
+jq -r --argjson b "$BURST_PID" '.waits | to_entries[] | select(.value.cpu == 1 and .value.blocker.pid == $b and (.value.flags | index("moved") | not))
+	| "\(.value.ts_ns - .value.total_ns) \(.value.ts_ns) \(.key)"' "$TMP/cyc.json" >"$TMP/windows"
+python3 "$TOP/tests/host/helpers/ftrace_blocker.py" "$TMP/trace" 1 "$BURST_PID" "$TMP/windows" >"$TMP/ftrace.out"
+jq -r '.waits | to_entries[] | "\(.key) \(.value.parts.blocking_ns) \(.value.parts.irq_ns + .value.parts.vector_ns + .value.parts.softirq_ns + .value.parts.nmi_ns + .value.parts.late_busy_ns + .value.parts.late_idle_ns + .value.parts.remainder_ns)"' \
+	"$TMP/cyc.json" | sort >"$TMP/irqlatd.out"
+sort "$TMP/ftrace.out" | join - "$TMP/irqlatd.out" >"$TMP/compare"
+diag "wait, ftrace's time of the loop, irqlatd's blocking part, its interrupts + lateness + remainder (ns):"
+head -5 "$TMP/compare" | sed 's/^/#   /'
+BAD=$(awk '{ if ($2 < $3 - 20000 || $2 > $3 + $4 + 20000) n++ } END { print n + 0 }' "$TMP/compare")
+awk '$2 < $3 - 20000 || $2 > $3 + $4 + 20000' "$TMP/compare" | head -5 | sed 's/^/#   off: /'
+diag "ftrace's instance on CPU 1: $(grep -E '^(overrun|dropped events):' "$INST"/per_cpu/cpu1/stats 2>/dev/null | tr '\n' ' ')"
+check "ftrace agrees with the blocking part of each of $(wc -l <"$TMP/compare") waits ($BAD off by more than 20 us)" \
+	test "$(wc -l <"$TMP/compare")" -gt 0 -a "$BAD" -eq 0
+
+# the aggregates: status and /metrics, status read between two scrapes (the daemon keeps
+# explaining the waits of other tasks on CPU 1)
+check "/metrics passes promtool" scrape_lint "http://127.0.0.1:$MP/metrics" "$TMP/metrics"
+irqlat status -J >"$TMP/status.json"
+curl -s -o "$TMP/metrics2" "http://127.0.0.1:$MP/metrics"
+cpu1_metric() { awk '/^irqlat_late_wait_seconds_total\{cpu="1",wait="wakeup",/ { s += $2 } END { printf "%.0f", s * 1e9 }' "$1"; }
+M1=$(cpu1_metric "$TMP/metrics"); M2=$(cpu1_metric "$TMP/metrics2")
+S=$(jq '.why.cpus[] | select(.cpu == 1) | .wakeup.total_ns' "$TMP/status.json")
+P=$(jq '.why.cpus[] | select(.cpu == 1) | .wakeup | [.parts[]] | add' "$TMP/status.json")
+diag "CPU 1's wake-ups: /metrics $M1 then $M2 ns, status between: total $S ns, its parts $P ns"
+check "status' total of CPU 1's late wake-ups lies between two scrapes' causes (within 1 us a cause)" \
+	python3 -c "import sys; a, b, s = map(int, sys.argv[1:]); sys.exit(not (s > 0 and a - 11000 <= s <= b + 11000))" "${M1:-0}" "${M2:-0}" "${S:-0}"
+# TODO: a wait whose blocking task had lower priority than its real-time waiter has that time
+# put in the remainder after the clamping (bpf/why.bpf.h, why_clamp() leaves the remainder
+# out): such a wait's parts can exceed its total
+todo_check "status: CPU 1's late wake-ups' parts add up to their total ($P = $S)" test "${P:-x}" = "${S:-y}"
+
+# the journal: an explained outlier's entry reads like rtla's summary and its WHY_* fields add up
+daemon_entries "$MID_WAKEUP" >"$TMP/journal.json"
+diag "wake-up outlier entries: $(wc -l <"$TMP/journal.json")"
+jq -r 'select(.WHY_TOTAL_NS) | .MESSAGE' "$TMP/journal.json" | head -3 | sed 's/^/#   /'
+SUMS='[.[] | select(.WHY_TOTAL_NS) | {total: (.WHY_TOTAL_NS | tonumber), parts: ([to_entries[] | select(.key | test("^WHY_[A-Z_]+_NS$")) | select(.key != "WHY_TOTAL_NS" and (.key | startswith("WHY_TOP_") | not)) | .value | tonumber] | add), flags: .WHY_FLAGS, msg: .MESSAGE}]'
+jq -s -c "$SUMS | .[] | select(.parts != .total)" "$TMP/journal.json" | head -3 | sed 's/^/#   does not add up: /'
+todo_check "every explained entry's WHY_*_NS fields add up to WHY_TOTAL_NS" \
+	jq -e -s "$SUMS | length > 0 and all(.parts == .total)" "$TMP/journal.json"
+check "cyclictest's explained entries name the busy loop in their MESSAGE" \
+	jq -e -s --arg b "$BURST_PID" '[.[] | select(.WHY_COMM == "cyclictest" and .WHY_CAUSE == "blocking")] | length > 0 and all(.MESSAGE | test("^cyclictest\\[[0-9]+\\] woke .* late on CPU 1: [0-9]+% blocking task python3\\[" + $b + "\\] \\(FIFO 99\\)"))' \
+	"$TMP/journal.json"
+stop_daemon
+check "irqlatd exits 0" test "$DAEMON_STATUS" -eq 0
