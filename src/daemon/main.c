@@ -2,6 +2,7 @@
 /* irqlatd: one sd_event loop owns the ring buffer, the map-reading timer, the signals and the
  * client socket. Nothing blocks and nothing polls in a sleep loop. */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,7 +46,8 @@ struct daemon {
 	struct tp_set tps;
 	struct event_ring events;	/* the recent ones, for irqlat events */
 	struct ring_buffer *rb;
-	sd_event_source *tick_src, *rb_src;
+	sd_event_source *tick_src, *rb_src, *rb_turn_src;
+	bool rb_was_last;	/* the last source dispatched was the ring buffer's read */
 	uint64_t next_tick_us;
 	/* systemd integration: reload re-reads the file and this command line */
 	int argc;
@@ -58,6 +60,7 @@ struct daemon {
 	uint64_t rb_slice_ns, rb_last_ns;	/* the ring-buffer read going on: its start, its last record */
 	uint64_t rb_slice_len_ns;	/* how long it may take */
 	uint64_t rb_end_ns;	/* when the loop's last read of it ended, cut by its slice; 0: emptied it */
+	uint64_t rb_read_end_ns, rb_read_len_ns;	/* the loop's last read: when it ended, how long it took */
 };
 
 /* One read of the ring buffer stops after a slice of time. libbpf 1.1's
@@ -114,6 +117,8 @@ static int rb_read(struct daemon *d)
 	d->rb_slice_len_ns = away < RB_SLICE_NS ? RB_SLICE_NS : away > RB_SLICE_MAX_NS ? RB_SLICE_MAX_NS : away;
 	r = ring_buffer__consume(d->rb);
 	d->rb_end_ns = r == RB_SLICE_OVER ? now_ns() : 0;
+	d->rb_read_end_ns = now_ns();
+	d->rb_read_len_ns = d->rb_read_end_ns - now;
 	return r;
 }
 
@@ -197,8 +202,40 @@ static int on_ringbuf(sd_event_source *s, int fd, uint32_t revents, void *userda
 	(void)fd;
 	(void)revents;
 
+	d->rb_was_last = true;
 	if (r < 0 && r != RB_SLICE_OVER)
 		log_error_errno(r, "cannot read the ring buffer: %m");
+	return 0;
+}
+
+/* After every other source's dispatch (a post source): the ring buffer's read, if it has
+ * records. sd-event dispatches every source that one epoll_wait() found ready before it
+ * waits again, so without this the ring buffer waits a whole round of client turns, and
+ * clients pipelining slow requests make that round long enough to fill it. It is read again
+ * once the loop has been away from it half as long as its last read took: a ring buffer that
+ * keeps up waits one turn, one that is behind gets about two thirds of the loop (one half
+ * still lost outliers on a slow sanitized build beside CPU hogs), and the clients the rest.
+ * Not after its own read: a read its slice cut leaves the rest to the next turn, as the slice
+ * means. The ring buffer's io source keeps the default priority: made important, it went
+ * first in every round of a sched_switch flood and new clients waited seconds. */
+static int on_rb_turn(sd_event_source *s, void *userdata)
+{
+	struct daemon *d = userdata;
+	struct pollfd p = { .fd = ring_buffer__epoll_fd(d->rb), .events = POLLIN };
+	(void)s;
+
+	if (d->rb_was_last) {
+		d->rb_was_last = false;
+		return 0;
+	}
+	if (2 * (now_ns() - d->rb_read_end_ns) < d->rb_read_len_ns)
+		return 0;
+	if (poll(&p, 1, 0) == 1) {
+		int r = rb_read(d);
+
+		if (r < 0 && r != RB_SLICE_OVER)
+			log_error_errno(r, "cannot read the ring buffer: %m");
+	}
 	return 0;
 }
 
@@ -601,6 +638,10 @@ static int daemon_start(struct daemon *d)
 	if (!d->rb)
 		return log_error_errno(-errno, "cannot open the ring buffer: %m");
 	r = sd_event_add_io(d->ev, &d->rb_src, ring_buffer__epoll_fd(d->rb), EPOLLIN, on_ringbuf, d);
+	if (r >= 0)
+		r = sd_event_add_post(d->ev, &d->rb_turn_src, on_rb_turn, d);
+	if (r >= 0)
+		r = sd_event_source_set_priority(d->rb_turn_src, SD_EVENT_PRIORITY_IMPORTANT);
 	if (r < 0)
 		return log_error_errno(r, "cannot watch the ring buffer: %m");
 	r = event_ring_init(&d->events, d->cfg.event_history);
@@ -645,6 +686,7 @@ static void daemon_stop(struct daemon *d, bool started)
 	bool attached = d->bpf.skel != NULL;
 
 	metrics_close(d->metrics);
+	sd_event_source_disable_unref(d->rb_turn_src);
 	sd_event_source_disable_unref(d->rb_src);
 	sd_event_source_disable_unref(d->tick_src);
 	sd_event_source_disable_unref(d->summary_src);
