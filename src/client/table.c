@@ -388,6 +388,40 @@ static uint64_t latency_of(const struct row *r, enum column col)
 	}
 }
 
+/* The length of a trailing "[digits]" of s, 0 if there is none */
+static size_t pid_suffix_len(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n < 3 || s[n - 1] != ']')
+		return 0;
+	for (i = n - 1; i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9'; i--)
+		;
+	return i > 0 && i < n - 1 && s[i - 1] == '[' ? n - i + 1 : 0;
+}
+
+void table_cut(char *buf, size_t len, const char *s, int w)
+{
+	size_t n = strlen(s), pid = pid_suffix_len(s, n), head;
+
+	if (w <= 0 || !len) {
+		if (len)
+			buf[0] = 0;
+		return;
+	}
+	if (n <= (size_t)w) {
+		snprintf(buf, len, "%s", s);
+		return;
+	}
+	if (pid && pid + 2 <= (size_t)w) {	/* at least one byte of the comm, the '~', the pid */
+		head = text_cut(s, (size_t)w - pid - 1);
+		snprintf(buf, len, "%.*s~%s", (int)head, s, s + n - pid);
+		return;
+	}
+	head = text_cut(s, (size_t)w - 1);
+	snprintf(buf, len, "%.*s~", (int)head, s);
+}
+
 void table_cell(char *buf, size_t len, const struct row *r, enum column col)
 {
 	switch (col) {

@@ -90,6 +90,10 @@ void fmt_latency(char *buf, size_t len, uint64_t ns, uint64_t runs, double q);
  * q[0..2] (p50, p99, p99.9) that fall in it. */
 void hist_row_labels(uint64_t lo, uint64_t hi, const uint64_t q[3], char *from, char *to, size_t len,
 		     char *marks, size_t mlen);
+/* s cut to w columns for the screen, saying so with a '~' at the cut, never inside a
+ * character or an escape. A task's "comm[pid]" keeps its "[pid]" whole and loses the end of
+ * its comm: two threads of one name stay apart however narrow the column. */
+void table_cut(char *buf, size_t len, const char *s, int w);
 /* Cell text of column col for row r. */
 void table_cell(char *buf, size_t len, const struct row *r, enum column col);
 /* The line above the column header saying what each column covers: "--- since start ---"

@@ -24,13 +24,12 @@
 
 static void put_cell(int y, int x, int w, bool left, const char *s)
 {
-	char buf[64];
-	size_t len = strlen(s);
+	char buf[1024];	/* wider than any terminal line */
 
 	if (w <= 0)
 		return;
-	if ((int)len > w) {	/* truncated, and says so */
-		snprintf(buf, sizeof(buf), "%.*s~", w - 1, s);
+	if (strlen(s) > (size_t)w) {
+		table_cut(buf, sizeof(buf), s, w);
 		s = buf;
 	}
 	mvprintw(y, x, left ? "%-*s" : "%*s", w, s);

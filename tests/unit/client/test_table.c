@@ -368,6 +368,30 @@ static void test_table_sources(void **state)
 	json_object_put(s);
 }
 
+/* A name cut for the screen: a task's pid stays whole, a cut says so, no character is split */
+static void test_table_cut(void **state)
+{
+	char buf[64];
+	(void)state;
+
+	table_cut(buf, sizeof(buf), "cyclictest[4242]", 20);
+	assert_string_equal(buf, "cyclictest[4242]");	/* fits: as it is */
+	table_cut(buf, sizeof(buf), "cyclictest[4242]", 12);
+	assert_string_equal(buf, "cycli~[4242]");
+	table_cut(buf, sizeof(buf), "cyclictest[4242]", 8);
+	assert_string_equal(buf, "c~[4242]");	/* one byte of the comm at least */
+	table_cut(buf, sizeof(buf), "cyclictest[4242]", 7);
+	assert_string_equal(buf, "cyclic~");	/* no room for the pid: an ordinary cut */
+	table_cut(buf, sizeof(buf), "virtio1-req.0", 8);
+	assert_string_equal(buf, "virtio1~");	/* not a task: cut at the end */
+	table_cut(buf, sizeof(buf), "x[]", 2);
+	assert_string_equal(buf, "x~");	/* "[]" holds no pid */
+	table_cut(buf, sizeof(buf), "ab\\x1bcd[7]", 8);
+	assert_string_equal(buf, "ab~[7]");	/* not inside an escape (ESC as text_escape writes it) */
+	table_cut(buf, sizeof(buf), "\xce\xbb\xce\xbb\xce\xbb", 4);
+	assert_string_equal(buf, "\xce\xbb~");	/* nor inside a character */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -376,6 +400,7 @@ int main(void)
 		cmocka_unit_test(test_table_units),
 		cmocka_unit_test(test_table_scope_line),
 		cmocka_unit_test(test_table_sources),
+		cmocka_unit_test(test_table_cut),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
