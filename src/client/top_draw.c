@@ -249,8 +249,8 @@ static void help_line(int *y, const char *s)
 }
 
 /* A paragraph, wrapped at the terminal's width at spaces; lines after the first indented by
- * `indent` */
-static void help_para(int *y, const char *s, int indent)
+ * `indent`. draw false: only counts the lines (*y moves as if drawn). */
+static void help_para(int *y, const char *s, int indent, bool draw)
 {
 	int width = COLS > 20 ? COLS : 20, first = 1;
 
@@ -263,7 +263,7 @@ static void help_para(int *y, const char *s, int indent)
 			if (!cut)
 				cut = room;
 		}
-		if (*y < LINES)
+		if (draw && *y < LINES)
 			mvprintw(*y, first ? 0 : indent, "%.*s", cut, s);
 		(*y)++;
 		s += cut;
@@ -274,9 +274,11 @@ static void help_para(int *y, const char *s, int indent)
 }
 
 /* "  v  show handlers, softirqs (...), vector interrupts, CPU load, ...": each kind's view in
- * the order of the v key, wrapped to fit 100 columns (as the other lines of the help) */
+ * the order of the v key, wrapped to fit 100 columns (as the other lines of the help), or the
+ * terminal when it is narrower */
 static void help_views(int *y)
 {
+	int width = COLS < HELP_KEYS_WIDTH + 1 ? COLS - 1 : HELP_KEYS_WIDTH;
 	enum lat_kind load = top_load_after(), k = KIND_HARDIRQ;
 	char text[512], line[128];
 	size_t off = 0;
@@ -293,7 +295,7 @@ static void help_views(int *y)
 	for (p = text; *p; p += strspn(p, " ")) {
 		int w = (int)strcspn(p, " ");
 
-		if (n + 1 + w > HELP_KEYS_WIDTH) {
+		if (n + 1 + w > width && n > 4) {
 			help_line(y, line);
 			n = snprintf(line, sizeof(line), "    ");
 		}
@@ -357,10 +359,21 @@ static void draw_help(void)
 			help_line(&y, keys[i]);
 		else
 			help_views(&y);
-	for (unsigned i = 0; i < ELEMENTSOF(paras); i++)
-		help_para(&y, paras[i], 2);
+	/* whole paragraphs only, above the last line: on a short terminal the rest is irqlat(1)'s */
+	bool all = true;
+
+	for (unsigned i = 0; i < ELEMENTSOF(paras) && all; i++) {
+		int end = y;
+
+		help_para(&end, paras[i], 2, false);
+		if (end > LINES - 1)
+			all = false;
+		else
+			help_para(&y, paras[i], 2, true);
+	}
 	y = y < LINES - 1 ? y : LINES - 1;
-	help_line(&y, "q quits; any other key goes back (* above: the default order)");
+	help_line(&y, all ? "q quits; any other key goes back (* above: the default order)"
+			  : "q quits; any other key goes back (* default order; more: man irqlat)");
 }
 
 /* The per-CPU load (cpuload.c) under the header, the text the batch output prints, cut to

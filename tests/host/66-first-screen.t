@@ -4,10 +4,11 @@
 # own outlier threshold, as the daemon was configured (status --json's config, the daemon's
 # defaults); with --interval-ms 100 the window says its real length (10 ticks: 1.0 s); the
 # threaded view, empty, says why as /proc's irq/ threads say; -d under the daemon's interval
-# does not repeat a snapshot (snapshot_end_ns of -b -J) and says so on stderr.
+# does not repeat a snapshot (snapshot_end_ns of -b -J) and says so on stderr; ? shows a help
+# that fits.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
-plan 6
+plan 7
 
 TM=(tmux -L "irqlat-test66-$$")
 PANE=s66:0.0
@@ -76,6 +77,25 @@ diag "views: ${views[*]}"
 check "v reaches the handlers, softirqs, vectors, CPU load, hrtimers, woken tasks and threaded IRQs" \
 	sh -c 'for v in handlers softirq vector CPU hrtimer task thread; do printf "%s\n" "$1" | grep -q "|$v" || exit 1; done' _ "$seen"
 check "each view's header says its own kind's threshold${wrong:+ (${wrong% ;})}" test -z "$wrong"
+# ? at 80x24: the views' line wrapped to the width (every view named), whole paragraphs only,
+# and the help's own last line after them (on main the paragraphs ran to the bottom row and
+# the last line was written over the middle of one)
+"${TM[@]}" send-keys -t "$PANE" '?'
+wait_for "^q quits; any other key goes back" 5 >/dev/null
+help_screen=$(cap)
+help_fits() {
+	local vlines before after
+	vlines=$(sed -n '/^  v  show/,/^  up\/down/p' <<<"$help_screen" | tr '\n' ' ')
+	before=$(sed -n '/^q quits; any other key goes back/{x;p;q};h' <<<"$help_screen")
+	after=$(sed -n '/^q quits; any other key goes back/,$p' <<<"$help_screen" | tail -n +2 | grep -c . || true)
+	for v in softirqs vector "CPU load" hrtimers woken threaded NMI; do
+		grep -qF "$v" <<<"$vlines" || { diag "the v lines lack '$v': $vlines"; return 1; }
+	done
+	[ "${before: -1}" = . ] || { diag "the line above the last ends inside a paragraph: '$before'"; return 1; }
+	[ "$after" -eq 0 ]
+}
+check "? at 80x24: every view named, whole paragraphs, then the help's last line" help_fits
+"${TM[@]}" send-keys -t "$PANE" Escape
 # the kernel's IRQ threads, from /proc: none, or some that did not run
 nthreads=$(grep -l '^irq/' /proc/[0-9]*/comm 2>/dev/null | wc -l)
 if [ "$nthreads" -eq 0 ]; then want_line="no threaded IRQs on this kernel (boot with threadirqs)"; else want_line="no threaded IRQ has run yet ($nthreads IRQ thread"; fi
