@@ -71,10 +71,10 @@ static void print_header(json_object *s, const struct row *rows, int nrows, cons
 {
 	json_object *bpf;
 	struct notes notes;
-	char rate[32];
+	char rate[96];
 
-	fmt_rate(rate, sizeof(rate), json_get_double(s, "rate", 0));
-	printf("irqlat - up %.0fs, window %s, %s IRQ/s, %d handlers, %llu drops", json_get_double(s, "uptime_s", 0),
+	table_irq_rate(rate, sizeof(rate), s);
+	printf("irqlat - up %.0fs, window %s, %s, %d handlers, %llu drops", json_get_double(s, "uptime_s", 0),
 	       json_get_str(s, "window", "?"), rate, nrows, (unsigned long long)table_drops(s));
 	/* the cumulative average: batch output has no earlier snapshot to take a delta from */
 	if (json_object_object_get_ex(s, "bpf", &bpf) && json_get_double(bpf, "run_cnt", 0) > 0)

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
+#include <stdio.h>
+#include "fmt.h"
 #include "rows.h"
 #include "common/json.h"
 
@@ -42,4 +44,33 @@ uint64_t table_drops(json_object *summary)
 		}
 	}
 	return lost;
+}
+
+/* The rate of a kind's rows in the summary (their window's), -1 when it has none (the kind
+ * off, or not this kernel's) */
+static double kind_rate(json_object *summary, enum lat_kind k)
+{
+	json_object *a = table_source_array(summary, k);
+	double sum = 0;
+
+	if (!a || !json_object_is_type(a, json_type_array) || !json_object_array_length(a))
+		return -1;
+	for (size_t i = 0; i < json_object_array_length(a); i++)
+		sum += json_get_double(json_object_array_get_idx(a, i), "rate", 0);
+	return sum;
+}
+
+void table_irq_rate(char *buf, size_t len, json_object *summary)
+{
+	double dev = json_get_double(summary, "rate", 0), vec = kind_rate(summary, KIND_VECTOR);
+	char all[16], d[16], v[16];
+
+	fmt_rate(d, sizeof(d), dev);
+	if (vec < 0) {
+		snprintf(buf, len, "%s IRQ/s", d);
+		return;
+	}
+	fmt_rate(all, sizeof(all), dev + vec);
+	fmt_rate(v, sizeof(v), vec);
+	snprintf(buf, len, "%s IRQ/s (%s device, %s vector)", all, d, v);
 }

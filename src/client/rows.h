@@ -45,4 +45,8 @@ uint64_t table_field(json_object *o, const char *prefix, const char *name);
 json_object *table_row_object(json_object *summary, const struct row *r);
 /* Runs lost of every kind since the daemon started: the sum of the summary's "drops". */
 uint64_t table_drops(json_object *summary);
+/* "2.1k IRQ/s (25.7 device, 2.1k vector)": the interrupts the CPUs took in the summary's
+ * window, the devices' handlers and the kernel's own vectors (the timer, IPIs) together; the
+ * devices' alone ("25.7 IRQ/s") when the summary has no vector rows (--no-vectors, not x86) */
+void table_irq_rate(char *buf, size_t len, json_object *summary);
 #endif

@@ -60,18 +60,20 @@ static void fmt_window(char *buf, size_t len, enum window w, json_object *summar
 int top_draw_header(struct top *t)
 {
 	json_object *b = NULL;
-	char up[32], rate[32], cost[160], th[16], win[32];
+	char up[32], rate[96], cost[160], th[16], win[32], line[512];
 	enum column cols[COL_COUNT_];
 	struct notes notes;
 	int handlers, name_w, ncols, y = 2;
 
 	fmt_uptime(up, sizeof(up), json_get_u64(t->summary, "uptime_s", 0));
-	fmt_rate(rate, sizeof(rate), json_get_double(t->summary, "rate", 0));
+	table_irq_rate(rate, sizeof(rate), t->summary);
 	handlers = json_has(t->summary, "handlers") ? (int)json_get_i64(t->summary, "handlers", 0) : t->nrows;
 	fmt_window(win, sizeof(win), t->window, t->summary);
-	mvprintw(0, 0, "irqlat - up %s, %s IRQ/s, %d handlers, window %s%s%s%s%s", up, rate, handlers,
+	/* cut to the width: a wrapped line would run into the next one's */
+	snprintf(line, sizeof(line), "irqlat - up %s, %s, %d handlers, window %s%s%s%s%s", up, rate, handlers,
 		 win, t->cpus[0] ? ", CPUs " : "", t->cpus, t->source == KIND_HARDIRQ && !t->show_load ? "" : "; showing ",
 		 t->show_load ? "CPU load" : t->source == KIND_HARDIRQ ? "" : kind_get(t->source)->table.title);
+	mvprintw(0, 0, "%.*s", COLS, line);
 	if (t->summary)
 		json_object_object_get_ex(t->summary, "bpf", &b);
 	/* the number first: on a narrow terminal the explanation is what gets cut */

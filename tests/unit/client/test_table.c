@@ -392,6 +392,23 @@ static void test_table_cut(void **state)
 	assert_string_equal(buf, "\xce\xbb~");	/* nor inside a character */
 }
 
+/* The header's rate: devices' handlers and the kernel's vectors together, each said */
+static void test_table_irq_rate(void **state)
+{
+	json_object *with = json_tokener_parse("{\"rate\":25.7,\"vectors\":[{\"name\":\"LOC\",\"rate\":1500.0},"
+					       "{\"name\":\"RES\",\"rate\":600.5}]}");
+	json_object *without = json_tokener_parse("{\"rate\":25.7}");
+	char buf[96];
+	(void)state;
+
+	table_irq_rate(buf, sizeof(buf), with);
+	assert_string_equal(buf, "2126 IRQ/s (25.7 device, 2100 vector)");
+	table_irq_rate(buf, sizeof(buf), without);
+	assert_string_equal(buf, "25.7 IRQ/s");
+	json_object_put(with);
+	json_object_put(without);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -401,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_table_scope_line),
 		cmocka_unit_test(test_table_sources),
 		cmocka_unit_test(test_table_cut),
+		cmocka_unit_test(test_table_irq_rate),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
