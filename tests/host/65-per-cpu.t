@@ -4,16 +4,17 @@
 # snapshots (helpers/snapshot_bracket.py with a CPU), while
 # helpers/ipi-load.c sends function-call IPIs to the other CPU only, so that a machine-wide
 # answer cannot pass; irqlat hist honours -C; a CPU the machine lacks
-# (/sys/devices/system/cpu/possible) is one line and exit status 2, and the daemon refuses it.
+# (/sys/devices/system/cpu/possible) is one line and exit status 2, and the daemon refuses it;
+# the CPU-load table under -C holds those CPUs' rows only.
 . "$(dirname "$0")/../lib.sh"
-plan 8
+plan 9
 
 if [ ! -d /sys/kernel/tracing/events/irq_vectors ] && ! { mount_fs; [ -d /sys/kernel/tracing/events/irq_vectors ]; }; then
-	for _ in $(seq 8); do skip "this kernel has no irq_vectors tracepoints (not x86)"; done
+	for _ in $(seq 9); do skip "this kernel has no irq_vectors tracepoints (not x86)"; done
 	exit 0
 fi
 if [ "$(nproc --all)" -lt 2 ]; then
-	for _ in $(seq 8); do skip "one CPU: nothing to tell apart"; done
+	for _ in $(seq 9); do skip "one CPU: nothing to tell apart"; done
 	exit 0
 fi
 cc -O2 -Wall -Wextra -pthread "$TOP/tests/host/helpers/ipi-load.c" -o "$TMP/ipi-load" || { echo "Bail out! cannot build ipi-load"; exit 1; }
@@ -74,5 +75,13 @@ json_of_one() {
 		(.vectors[0].cpus | map(.cpu) == [0]) and .vectors[0].count == .vectors[0].cpus[0].count' >/dev/null
 }
 check "hist LOC -C 0 --json: says its CPUs, and only CPU 0's line, whose count is the element's" json_of_one
+load_of_one() {	# the CPU-load table under -C 1: CPU 1's row alone, in JSON and in text
+	local j t
+	j=$(irqlat --top -b -n 1 -J -C 1 | jq -c '[.cpu_load[].cpu]')
+	t=$(irqlat --top -b -n 1 -C 1 | awk '/^CPU load over/ { on = 1 } on && /^cpu[0-9]/ { print $1 }' | tr '\n' ' ')
+	diag "-C 1: cpu_load CPUs $j; the text's load rows: $t"
+	[ "$j" = "[1]" ] && [ "$t" = "cpu1 " ]
+}
+check "-C 1: the CPU-load table holds CPU 1's row alone (JSON and text)" load_of_one
 stop_daemon
 done_testing

@@ -32,7 +32,7 @@ static json_object *source_json(const struct collector *c, const struct cpu_clas
 	return o;
 }
 
-json_object *cpu_load_json(const struct collector *c, enum window w)
+json_object *cpu_load_json(const struct collector *c, enum window w, const struct cpu_pick *pick)
 {
 	double window_ns = collector_window_seconds(c, w) * 1e9;
 	enum lat_kind classes[KINDS];	/* the classes of time a CPU loses to interrupts: the kinds that take it */
@@ -82,10 +82,13 @@ json_object *cpu_load_json(const struct collector *c, enum window w)
 		}
 	}
 	for (unsigned cpu = 0; cpu < ncpus; cpu++) {
-		json_object *o = json_object_new_object();
+		json_object *o;
 		uint64_t total = 0;
 		char key[32];
 
+		if (pick && !cpu_pick_has(pick, cpu))
+			continue;
+		o = json_object_new_object();
 		json_object_object_add(o, "cpu", json_object_new_int((int)cpu));
 		json_object_object_add(o, "isolated", json_object_new_boolean(cpulist_has(isolated, cpu)));
 		json_object_object_add(o, "nohz_full", json_object_new_boolean(cpulist_has(nohz, cpu)));

@@ -10,7 +10,8 @@
 #include "daemon/collect/collect.h"
 
 /* [{"cpu", "isolated", "nohz_full", "hardirq_share", "vector_share", "softirq_share",
- *   "total_share", "hardirq_worst", "vector_worst", "softirq_worst"}], one per possible CPU */
-json_object *cpu_load_json(const struct collector *c, enum window w);
+ *   "total_share", "hardirq_worst", "vector_worst", "softirq_worst"}], one per possible CPU,
+ * or per CPU of pick (-C) when it is not NULL */
+json_object *cpu_load_json(const struct collector *c, enum window w, const struct cpu_pick *pick);
 
 #endif

@@ -604,7 +604,7 @@ json_object *report_summary_pick(const struct collector *c, enum window w, const
 	add_series(o, c, w, pick, false, NULL, NULL, 0, rate);	/* sets rate when written, before rate is */
 	add_timers(o, c, w, pick, false, NULL, NULL);
 	json_object_object_add(o, "rate", rate);
-	json_object_object_add(o, "cpu_load", cpu_load_json(c, w));	/* after add_header: the CPU sets are read */
+	json_object_object_add(o, "cpu_load", cpu_load_json(c, w, pick));	/* after add_header: the CPU sets are read */
 	return o;
 }
 
