@@ -542,6 +542,8 @@ static int cmd_why(struct irqlat_conn *conn, const struct cli *c)
 		fprintf(stderr, "irqlat: why %s: %s\n", c->target, err);
 		return -EINVAL;
 	}
+	if (c->cpus && *c->cpus)	/* -C: the waits on those CPUs */
+		json_object_object_add(req, "cpus", json_object_new_string(c->cpus));
 	r = ask(conn, req, &s);
 	if (r < 0)
 		return r;

@@ -11,7 +11,7 @@ if [ -z "${IRQLAT_TEST_NS:-}" ]; then
 	IRQLAT_TEST_NS=1 exec unshare --mount --propagation private "$0" "$@"
 fi
 . "$(dirname "$0")/../lib.sh"
-plan 11
+plan 12
 # a check of a known defect: counted, reported, not failing the run (TAP TODO)
 todo_check() { local name=$1; shift; _n=$((_n + 1)); if "$@"; then echo "ok $_n - $name # TODO remainder not clamped"; else echo "not ok $_n - $name # TODO remainder not clamped"; fi; }
 
@@ -90,6 +90,10 @@ awk '2 * $2 > $3 && $4 != "loop"' "$TMP/rt_causes" | head -3 | sed 's/^/#   not 
 loop_named() { is_gt "$held" 0 "waits the loop held CPU 1 for most of (ftrace)" && is_eq "$named" "$held" "of them, those whose top cause is the loop (irqlatd)" "all of them"; }
 check "the busy loop (FIFO 99, pid $BURST_PID) is the top cause of every wait it held CPU 1 for most of, by ftrace ($named of $held)" loop_named
 check "irqlat why names it on the screen" grep -q "blocking task .*python3\[$BURST_PID\] (FIFO 99)" "$TMP/cyc.txt"
+# -C: the kept waits of those CPUs alone (the loop made CPU 1's; every task's are kept)
+irqlat why -C 1 -J >"$TMP/c1.json"
+diag "why -C 1: $(jq -c '[.waits[].cpu] | group_by(.) | map({cpu: .[0], waits: length})' "$TMP/c1.json"); every CPU's: $(jq -c '[.waits[].cpu] | group_by(.) | map({cpu: .[0], waits: length})' "$TMP/all.json")"
+check "irqlat why -C 1: CPU 1's waits alone, and some" jq -e '(.waits | length > 0) and all(.waits[]; .cpu == 1)' "$TMP/c1.json"
 diag "a wait, as irqlat why prints it:"
 sed -n '1,14s/^/#   /p' "$TMP/cyc.txt"
 

@@ -159,6 +159,14 @@ int request_parse(json_object *o, struct request *r, char *why, size_t n)
 		    field(o, "cpu", json_type_int, &v, why, n, "a CPU number") < 0 ||
 		    field(o, "comm", json_type_string, &v, why, n, "a task's comm (a glob)") < 0)
 			return -EINVAL;
+		k = field(o, "cpus", json_type_string, &v, why, n, "a CPU list (a string such as \"0-3,8\")");
+		if (k < 0)
+			return k;
+		if (k && (cpulist_check(json_object_get_string(v)) < 0 || cpulist_empty(json_object_get_string(v)))) {
+			snprintf(why, n, "\"cpus\" must be a CPU list such as 1 or 0-3,8, not '%s'",
+				 quote(q, sizeof(q), json_object_get_string(v)));
+			return -EINVAL;
+		}
 		return 0;
 	}
 	if (r->cmd == REQ_DETACH || r->cmd == REQ_ATTACH)

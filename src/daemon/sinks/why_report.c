@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
+#include "common/cpulist.h"
 #include "common/json.h"
 #include "daemon/base/log.h"
 #include "daemon/sinks/event_ring.h"
@@ -11,6 +12,7 @@
 struct why_filter {
 	int64_t pid, cpu;	/* -1: any */
 	const char *comm;	/* NULL: any */
+	const char *cpus;	/* a CPU list (-C); NULL: any */
 	json_object *waits;
 };
 
@@ -23,6 +25,8 @@ static void collect_wait(const struct why_named *w, void *userdata)
 		return;
 	if (f->cpu >= 0 && w->cpu != (uint64_t)f->cpu)
 		return;
+	if (f->cpus && !cpulist_has(f->cpus, (unsigned)w->cpu))
+		return;
 	if (f->comm && fnmatch(f->comm, w->comm, 0))
 		return;
 	o = why_json(w);
@@ -33,7 +37,8 @@ static void collect_wait(const struct why_named *w, void *userdata)
 json_object *why_request(const struct why_store *s, json_object *req)
 {
 	struct why_filter f = { .pid = json_get_i64(req, "pid", -1), .cpu = json_get_i64(req, "cpu", -1),
-				.comm = json_has(req, "comm") ? json_get_str(req, "comm", NULL) : NULL };
+				.comm = json_has(req, "comm") ? json_get_str(req, "comm", NULL) : NULL,
+				.cpus = json_has(req, "cpus") ? json_get_str(req, "cpus", NULL) : NULL };
 	int64_t n = json_get_i64(req, "n", 0);
 	json_object *o, *last;
 	size_t len, first;
