@@ -12,7 +12,7 @@ _irqlat()
 
 	# irqlat's lists (src/client/table.c, cli.c, common/window.c): tests/host/50-top-help.t fails
 	# when one here differs from what irqlat --help lists
-	local columns="irq name cpus count rate avg p50 p90 p99 p999 max time spurious flags raise99 raisemax"
+	local columns="irq name cpus count rate avg p50 p90 p99 p999 max time spurious flags raise99 raisemax cause"
 	case $prev in
 	-w | --window)
 		COMPREPLY=($(compgen -W "1s 10s 60s total" -- "$cur"))

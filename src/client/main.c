@@ -131,6 +131,7 @@ static int print_sections(json_object *s, const struct cli *c)
 		keep_on_cpus(rows, &n, s, c->cpus);
 		if (!n)
 			continue;
+		why_rows_causes(s, rows, n);
 		table_sort(rows, n, (enum sort_key)table_sort_key(c->sort), c->reverse);
 		printf("\n%s\n", kind_get(src)->table.title);
 		table_print(stdout, s, rows, n, cols, ncols, c->cpus);
@@ -180,6 +181,17 @@ static void json_keep_on_cpus(json_object *s, const char *cpus)
 	json_object_object_add(s, key, kept);
 }
 
+/* The explained waits beside a text snapshot, for the wake-up rows' TOP CAUSE: a daemon that
+ * explains none (an older one, or why off) leaves the column "-" */
+static void add_why_waits(struct irqlat_conn *conn, json_object *s)
+{
+	_cleanup_json_ json_object *req = why_rows_request(), *a = NULL;
+	json_object *waits;
+
+	if (req && conn_request(conn, req, REQUEST_TIMEOUT_MS, &a) == 0 && json_object_object_get_ex(a, "waits", &waits))
+		json_object_object_add(s, WHY_ROWS_KEY, json_object_get(waits));
+}
+
 static int cmd_top_batch(struct irqlat_conn *conn, const struct cli *c)
 {
 	enum column cols[COL_COUNT_];
@@ -216,6 +228,7 @@ static int cmd_top_batch(struct irqlat_conn *conn, const struct cli *c)
 			print_json_line(s);
 			continue;
 		}
+		add_why_waits(conn, s);
 		answer_escape(s);
 		if ((r = print_snapshot(s, c, cols, ncols, i == 0)) < 0)
 			return r;

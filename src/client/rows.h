@@ -34,6 +34,7 @@ struct row {
 	uint64_t avg_ns, p50_ns, p90_ns, p99_ns, p999_ns, max_ns;
 	uint64_t raise_window_count, raise_p99_ns, raise_max_ns;	/* softirqs: raise-to-run latency */
 	char flags[8];		/* FLAG_* letters, "" when none */
+	char cause[128];	/* a task's: the top cause of its kept late waits ("62% IRQ 36 ..."), "" */
 	int src;		/* index in its source's array (per-CPU detail lives there) */
 };
 

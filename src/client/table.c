@@ -40,6 +40,8 @@ const struct column_def column_defs[COL_COUNT_] = {
 	[COL_RAISE_P99] = { .name = "raise99", .header = "RAISE99", .width = 7, .drop = 1, .scope = SCOPE_WINDOW,
 			    .quantile = 0.99 },
 	[COL_RAISE_MAX] = { .name = "raisemax", .header = "RAISEMAX", .width = 8, .drop = 1, .scope = SCOPE_WINDOW },
+	/* wake-ups only: what made the task's recent late waits late (why.c), from irqlat why */
+	[COL_CAUSE] = { .name = "cause", .header = "TOP CAUSE", .width = 30, .left = true, .drop = 1, .last = true },
 };
 
 const struct sort_def sort_defs[SORT_COUNT_] = {
@@ -151,10 +153,13 @@ int table_source_columns(enum lat_kind src, bool screen, enum column *cols, int 
 			continue;
 		if (all[i] == COL_FLAGS && t->add)	/* the kind's own columns before FLAGS */
 			for (int c = 0; c < COL_COUNT_ && k + 1 < max; c++)
-				if (listed(t->add, column_defs[c].name))
+				if (listed(t->add, column_defs[c].name) && !column_defs[c].last)
 					cols[k++] = (enum column)c;
 		cols[k++] = all[i];
 	}
+	for (int c = 0; t->add && c < COL_COUNT_ && k < max; c++)	/* and its free text after them all */
+		if (listed(t->add, column_defs[c].name) && column_defs[c].last)
+			cols[k++] = (enum column)c;
 	return k;
 }
 
@@ -450,6 +455,7 @@ void table_cell(char *buf, size_t len, const struct row *r, enum column col)
 		fmt_latency(buf, len, r->raise_p99_ns, r->raise_window_count, column_defs[col].quantile);
 		break;
 	case COL_RAISE_MAX: fmt_latency(buf, len, r->raise_max_ns, r->raise_window_count, 0); break;
+	case COL_CAUSE: snprintf(buf, len, "%s", r->cause[0] ? r->cause : "-"); break;
 	default: buf[0] = 0;
 	}
 }
@@ -518,7 +524,7 @@ void table_scope_line(char *buf, size_t len, const enum column *cols, const int 
 void table_print(FILE *f, json_object *summary, struct row *rows, int n, const enum column *cols, int ncols,
 		 const char *cpus)
 {
-	char cell[64], line[4096];
+	char cell[128], line[4096];
 	int widths[COL_COUNT_] = { 0 };
 
 	for (int c = 0; c < ncols; c++)

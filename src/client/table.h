@@ -16,7 +16,7 @@
 #include "rows.h"
 
 enum column { COL_IRQ, COL_NAME, COL_CPUS, COL_COUNT, COL_RATE, COL_AVG, COL_P50, COL_P90, COL_P99,
-	      COL_P999, COL_MAX, COL_TIME, COL_SPURIOUS, COL_FLAGS, COL_RAISE_P99, COL_RAISE_MAX, COL_COUNT_ };
+	      COL_P999, COL_MAX, COL_TIME, COL_SPURIOUS, COL_FLAGS, COL_RAISE_P99, COL_RAISE_MAX, COL_CAUSE, COL_COUNT_ };
 
 /* What a column's figure covers, for the line above the column header */
 enum scope { SCOPE_NONE, SCOPE_START, SCOPE_WINDOW };
@@ -31,6 +31,7 @@ struct column_def {
 	int drop;		/* on a narrow screen, dropped in this order from 1; 0: never */
 	enum scope scope;
 	double quantile;	/* a percentile column: its quantile (0.99); 0 for the others */
+	bool last;		/* free text of any length: after every other column, FLAGS too */
 };
 
 extern const struct column_def column_defs[COL_COUNT_];

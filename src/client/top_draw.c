@@ -173,7 +173,7 @@ static void draw_table(struct top *t)
 	int name_w, ncols, y = top_draw_header(t), bottom = LINES - 1, rows_h, widths[COL_COUNT_];
 	json_object *tps = NULL;
 	int tp_lines = 0;
-	char cell[64], scope[512];
+	char cell[128], scope[512];
 
 	ncols = top_fit_columns(t, COLS, cols, &name_w);
 	if (t->summary && json_object_object_get_ex(t->summary, "tracepoints", &tps) &&

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "top_fetch.h"
+#include "escape.h"
 #include "top_keys.h"
+#include "why.h"
 #include "common/json.h"
 
 #define REQUEST_TIMEOUT_MS 2000
@@ -121,6 +123,15 @@ void top_fetch(struct top *t)
 		return;
 	if (!strncmp(t->msg, "irqlatd says", 12))
 		t->msg[0] = 0;
+	if (t->source == KIND_WAKEUP) {	/* the TOP CAUSE column's waits */
+		_cleanup_json_ json_object *wreq = why_rows_request(), *a = NULL;
+		json_object *waits;
+
+		if (wreq && ask(t, wreq, &a) == 0 && json_object_object_get_ex(a, "waits", &waits)) {
+			answer_escape(waits);
+			json_object_object_add(s, WHY_ROWS_KEY, json_object_get(waits));
+		}
+	}
 	json_object_put(t->summary);
 	t->summary = TAKE_PTR(s);
 	update_cost(t);

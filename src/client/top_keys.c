@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "cpuline.h"
 #include "top_keys.h"
+#include "why.h"
 #include "common/cpulist.h"
 
 static bool matches_filter(const struct top *t, const struct row *r)
@@ -48,6 +49,7 @@ void top_rebuild(struct top *t)
 		t->nrows = 0;
 		return;
 	}
+	why_rows_causes(t->summary, t->rows, t->nrows);
 	table_sort(t->rows, t->nrows, t->sort, t->reverse);
 	for (int i = 0; i < t->nrows; i++)
 		if (matches_filter(t, &t->rows[i]))

@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <json-c/json.h>
+#include "rows.h"
 #include "common/evline.h"
 #include "common/why.h"
 
@@ -18,5 +19,16 @@ json_object *why_client_request(const char *target, long n, const char **err);
 void why_print_wait(FILE *f, const struct why_named *w, uint64_t clock_ns, enum ev_clock clock);
 /* Every wait of the answer, oldest first; a line saying there is none when so */
 void why_print_answer(FILE *f, json_object *answer, enum ev_clock clock);
+
+/* The wake-up rows' TOP CAUSE: the last WHY_ROWS_WAITS waits the daemon explained, asked
+ * beside a summary and kept in it under WHY_ROWS_KEY (escaped as the summary is). */
+#define WHY_ROWS_KEY "why_waits"
+#define WHY_ROWS_WAITS 256
+/* The request for them */
+json_object *why_rows_request(void);
+/* Each wake-up row's cause: of its task's kept wake-ups, the part with the most time in all,
+ * its share of their time and its name in the wait it took most of ("62% blocking task
+ * python3[1234] (FIFO 99)"); rows of tasks with none stay "". */
+void why_rows_causes(json_object *summary, struct row *rows, int n);
 
 #endif

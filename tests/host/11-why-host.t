@@ -11,7 +11,7 @@ if [ -z "${IRQLAT_TEST_NS:-}" ]; then
 	IRQLAT_TEST_NS=1 exec unshare --mount --propagation private "$0" "$@"
 fi
 . "$(dirname "$0")/../lib.sh"
-plan 12
+plan 13
 # a check of a known defect: counted, reported, not failing the run (TAP TODO)
 todo_check() { local name=$1; shift; _n=$((_n + 1)); if "$@"; then echo "ok $_n - $name # TODO remainder not clamped"; else echo "not ok $_n - $name # TODO remainder not clamped"; fi; }
 
@@ -90,6 +90,36 @@ awk '2 * $2 > $3 && $4 != "loop"' "$TMP/rt_causes" | head -3 | sed 's/^/#   not 
 loop_named() { is_gt "$held" 0 "waits the loop held CPU 1 for most of (ftrace)" && is_eq "$named" "$held" "of them, those whose top cause is the loop (irqlatd)" "all of them"; }
 check "the busy loop (FIFO 99, pid $BURST_PID) is the top cause of every wait it held CPU 1 for most of, by ftrace ($named of $held)" loop_named
 check "irqlat why names it on the screen" grep -q "blocking task .*python3\[$BURST_PID\] (FIFO 99)" "$TMP/cyc.txt"
+# the screen's and the snapshot's TOP CAUSE of the measuring thread's row: the part with the
+# most time over its kept wake-ups and its share, as jq finds them in irqlat why's answers
+# taken before and after the snapshot (other tasks' waits may push some of its out meanwhile)
+TID=$(jq '[.waits[] | select(.waiter_prio < 100 and .class == "wakeup") | .pid] | first // 0' "$TMP/cyc.json")
+top_part() {	# top_part FILE: "KEY PCT" of TID's wake-ups
+	jq -r --argjson p "$TID" '[.waits[] | select(.pid == $p and .class == "wakeup")] as $w
+		| ($w | map(.total_ns) | add // 0) as $t | if $t == 0 then "none 0" else
+		([$w[].parts | to_entries[]] | group_by(.key) | map({k: .[0].key, ns: (map(.value) | add)})
+		 | sort_by(-.ns) | first) as $top | "\($top.k | sub("_ns$"; "")) \(($top.ns * 100 / $t + 0.5) | floor)" end' "$1"
+}
+irqlat why -J >"$TMP/w0.json"
+irqlat --top -b -n 1 >"$TMP/snap.txt"
+irqlat why -J >"$TMP/w1.json"
+ROW=$(grep -E "^ *cyclictest\[$TID\] " "$TMP/snap.txt" | head -1)
+CAUSE=$(sed -nE 's/.* ([0-9]+% .*)$/\1/p' <<<"$ROW")
+diag "thread $TID's row: '$ROW'; jq's top part before and after: $(top_part "$TMP/w0.json"), $(top_part "$TMP/w1.json")"
+cause_agrees() {
+	local f key pct text
+	for f in "$TMP/w0.json" "$TMP/w1.json"; do
+		read -r key pct < <(top_part "$f")
+		case $key in
+			blocking) text="blocking task" ;; late_idle) text="exit from idle" ;; late_busy) text="timer IRQ late" ;;
+			others) text="other task" ;; remainder) text="preemption off" ;; idle) text="idle" ;; *) text="" ;;
+		esac
+		[ "$key" != none ] && [ "${CAUSE%%%*}" -ge $((pct - 1)) ] 2>/dev/null && [ "${CAUSE%%%*}" -le $((pct + 1)) ] &&
+			grep -qF -- "$text" <<<"$CAUSE" && return 0
+	done
+	return 1
+}
+check "the wake-up row's TOP CAUSE is its kept waits' largest part, with its share ('$CAUSE')" cause_agrees
 # -C: the kept waits of those CPUs alone (the loop made CPU 1's; every task's are kept)
 irqlat why -C 1 -J >"$TMP/c1.json"
 diag "why -C 1: $(jq -c '[.waits[].cpu] | group_by(.) | map({cpu: .[0], waits: length})' "$TMP/c1.json"); every CPU's: $(jq -c '[.waits[].cpu] | group_by(.) | map({cpu: .[0], waits: length})' "$TMP/all.json")"

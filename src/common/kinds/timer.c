@@ -85,6 +85,7 @@ const struct kind_desc kind_wakeup = {
 		.view = "tasks woken by their hrtimer (wake-up latency)",
 		.row_name = "{comm}[{pid}]",
 		.hide = "irq,spurious,time",
+		.add = "cause",
 		.select_key = "pid",
 		.screen_hist = "task {name} wake-up latency",
 	},

@@ -18,6 +18,7 @@
 #include "client/cpuline.h"
 #include "client/notes.h"
 #include "client/table.h"
+#include "client/why.h"
 #include "common/json.h"
 
 #define NHANDLERS 3
@@ -409,6 +410,49 @@ static void test_table_irq_rate(void **state)
 	json_object_put(without);
 }
 
+/* A wake-up row's TOP CAUSE from the waits kept beside the summary: the part with the most
+ * time over the task's waits, its share of their time, named as in the wait it took most of;
+ * other tasks' waits and other classes left out; a task with none "-" */
+static void test_table_causes(void **state)
+{
+	struct why_named a = { .cls = WHY_CLASS_WAKEUP, .pid = 10, .comm = "cyclictest", .total_ns = 800,
+			       .blocker_pid = 99, .blocker_comm = "python3", .blocker_policy = 1, .blocker_prio = 0 };
+	struct why_named b = { .cls = WHY_CLASS_WAKEUP, .pid = 10, .comm = "cyclictest", .total_ns = 300,
+			       .top = { [RECENT_IRQ] = "IRQ 36 virtio1-req.0" } };
+	struct why_named other = { .cls = WHY_CLASS_WAKEUP, .pid = 11, .comm = "sleeper", .total_ns = 5000 };
+	struct why_named timer = { .cls = WHY_CLASS_TIMER, .pid = 10, .comm = "cyclictest", .total_ns = 9000 };
+	json_object *summary = json_object_new_object(), *waits = json_object_new_array();
+	struct row rows[3] = { { .kind = KIND_WAKEUP, .key = 10 }, { .kind = KIND_WAKEUP, .key = 12 },
+			       { .kind = KIND_HARDIRQ, .key = 10 } };
+	char cell[128];
+	(void)state;
+
+	a.part_ns[WHY_BLOCKING] = 700;
+	a.part_ns[WHY_IRQ] = 100;
+	b.part_ns[WHY_IRQ] = 300;
+	other.part_ns[WHY_IRQ] = 5000;
+	timer.part_ns[WHY_IRQ] = 9000;
+	json_object_array_add(waits, why_json(&a));
+	json_object_array_add(waits, why_json(&b));
+	json_object_array_add(waits, why_json(&other));
+	json_object_array_add(waits, why_json(&timer));
+	json_object_object_add(summary, WHY_ROWS_KEY, waits);
+	why_rows_causes(summary, rows, 3);
+	assert_string_equal(rows[0].cause, "64% blocking task python3[99] (FIFO 99)");	/* 700 of 1100 */
+	table_cell(cell, sizeof(cell), &rows[1], COL_CAUSE);
+	assert_string_equal(cell, "-");
+	assert_string_equal(rows[2].cause, "");	/* not a wake-up row */
+	a.part_ns[WHY_IRQ] = 500;	/* the IRQ part now the larger, named from the wait it took most of */
+	a.part_ns[WHY_BLOCKING] = 300;
+	waits = json_object_new_array();
+	json_object_array_add(waits, why_json(&a));
+	json_object_array_add(waits, why_json(&b));
+	json_object_object_add(summary, WHY_ROWS_KEY, waits);
+	why_rows_causes(summary, rows, 1);
+	assert_string_equal(rows[0].cause, "73% hard IRQs");	/* 800 of 1100; a's top IRQ is unnamed */
+	json_object_put(summary);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -419,6 +463,7 @@ int main(void)
 		cmocka_unit_test(test_table_sources),
 		cmocka_unit_test(test_table_cut),
 		cmocka_unit_test(test_table_irq_rate),
+		cmocka_unit_test(test_table_causes),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
