@@ -110,7 +110,7 @@ static int save_trace(struct actions *a, const struct outlier *o, char *file, si
 		TRACE_INSTANCE_NAME " from %llu ns (mono clock) on\n",
 		k->name, o->cpu, (unsigned long long)o->value_ns, (unsigned long long)a->cfg->threshold_ns[o->kind],
 		(unsigned long long)o->ts_ns, (unsigned long long)o_wall, o->name, o->cpu, (unsigned long long)from);
-	r = trace_instance_save(&a->trace, o->cpu, from, f);
+	r = trace_instance_save(&a->trace, o->cpu, from, o->ts_ns, f);
 	if (r >= 0 && (fflush(f) != 0 || ferror(f)))
 		r = -EIO;
 	if (r < 0) {

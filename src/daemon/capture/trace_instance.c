@@ -165,51 +165,79 @@ int trace_line_ts(const char *line, uint64_t *ns)
 	return 0;
 }
 
-/* One read of CPU cpu's events from from_ns on into out, its header lines too when header */
-static int save_once(struct trace_instance *t, unsigned cpu, uint64_t from_ns, FILE *out, bool header)
+/* One read of CPU cpu's events from from_ns on into *buf (its header lines first); the number
+ * of event lines, *first_ns the first one's time */
+static int save_once(struct trace_instance *t, unsigned cpu, uint64_t from_ns, char **buf, uint64_t *first_ns)
 {
 	char path[192];
-	_cleanup_fclose_ FILE *in = NULL;
+	_cleanup_fclose_ FILE *in = NULL, *out = NULL;
 	_cleanup_free_ char *line = NULL;
-	size_t cap = 0;
+	size_t cap = 0, len = 0;
 	ssize_t n;
 	int lines = 0;
 
+	*buf = NULL;
+	*first_ns = UINT64_MAX;
 	/* the non-consuming view: opening it pauses this instance's recording until it is closed
 	 * (options/pause-on-trace), so the window is not overwritten while it is copied */
 	snprintf(path, sizeof(path), "%s/per_cpu/cpu%u/trace", t->path, cpu);
 	in = fopen(path, "re");
 	if (!in)
 		return -errno;
+	out = open_memstream(buf, &len);
+	if (!out)
+		return -errno;
 	while ((n = getline(&line, &cap, in)) > 0) {
 		uint64_t ts;
 
 		if (*line == '#') {
-			if (header)
-				fputs(line, out);
+			fputs(line, out);
 			continue;
 		}
 		if (trace_line_ts(line, &ts) < 0 || ts < from_ns)
 			continue;
+		if (!lines)
+			*first_ns = ts;
 		fputs(line, out);
 		lines++;
 	}
-	if (ferror(in))
+	if (ferror(in) || fflush(out) != 0)
 		return -EIO;
 	return lines;
 }
 
-int trace_instance_save(struct trace_instance *t, unsigned cpu, uint64_t from_ns, FILE *out)
+int trace_instance_save(struct trace_instance *t, unsigned cpu, uint64_t from_ns, uint64_t at_ns, FILE *out)
 {
-	int r;
+	_cleanup_free_ char *best = NULL;
+	uint64_t best_first = UINT64_MAX;
+	int best_lines = 0;
 
 	if (!t->on)
 		return -ENOTCONN;
-	/* a read that found no event of the window is made again, twice at most: under an IRQ
-	 * flood the view has come back empty at times, though the CPU's events were recorded
-	 * before and after */
-	r = save_once(t, cpu, from_ns, out, true);
-	for (int i = 0; r == 0 && i < 2; i++)
-		r = save_once(t, cpu, from_ns, out, false);
-	return r;
+	/* a read that does not reach back to at_ns is made again, twice at most, and the one that
+	 * reaches furthest back kept: under an IRQ flood the view has come back empty at times, or
+	 * with a few events after at_ns only, though the CPU's events were recorded before */
+	for (int i = 0; i < 3 && best_first > at_ns; i++) {
+		char *buf;
+		uint64_t first;
+		int r = save_once(t, cpu, from_ns, &buf, &first);
+
+		if (r < 0) {
+			free(buf);
+			if (!best)
+				return r;
+			break;
+		}
+		if (!best || first < best_first) {
+			free(best);
+			best = buf;
+			best_first = first;
+			best_lines = r;
+		} else {
+			free(buf);
+		}
+	}
+	if (best && fputs(best, out) < 0)
+		return -EIO;
+	return best_lines;
 }

@@ -26,8 +26,9 @@ int trace_instance_open(struct trace_instance *t, unsigned buffer_kb);
 /* A new buffer size while it runs */
 int trace_instance_resize(struct trace_instance *t, unsigned buffer_kb);
 /* Copies CPU cpu's events from from_ns on (CLOCK_MONOTONIC) to out, the buffer's header lines
- * first; returns the number of event lines written, or a negative errno. */
-int trace_instance_save(struct trace_instance *t, unsigned cpu, uint64_t from_ns, FILE *out);
+ * first, from a read that reaches back to at_ns if one of three does; returns the number of
+ * event lines written, or a negative errno. */
+int trace_instance_save(struct trace_instance *t, unsigned cpu, uint64_t from_ns, uint64_t at_ns, FILE *out);
 /* Stops it and removes it */
 void trace_instance_close(struct trace_instance *t);
 
