@@ -69,10 +69,16 @@ int top_draw_header(struct top *t)
 	table_irq_rate(rate, sizeof(rate), t->summary);
 	handlers = json_has(t->summary, "handlers") ? (int)json_get_i64(t->summary, "handlers", 0) : t->nrows;
 	fmt_window(win, sizeof(win), t->window, t->summary);
-	/* cut to the width: a wrapped line would run into the next one's */
-	snprintf(line, sizeof(line), "irqlat - up %s, %s, %d handlers, window %s%s%s%s%s", up, rate, handlers,
-		 win, t->cpus[0] ? ", CPUs " : "", t->cpus, t->source == KIND_HARDIRQ && !t->show_load ? "" : "; showing ",
-		 t->show_load ? "CPU load" : t->source == KIND_HARDIRQ ? "" : kind_get(t->source)->table.title);
+	/* the rate's parts only when the line has room for them: at 80 columns the window and the
+	 * view's name come first; cut to the width, as a wrapped line would run into the next */
+	for (int pass = 0; pass < 2; pass++) {
+		snprintf(line, sizeof(line), "irqlat - up %s, %s, %d handlers, window %s%s%s%s%s", up, rate, handlers,
+			 win, t->cpus[0] ? ", CPUs " : "", t->cpus, t->source == KIND_HARDIRQ && !t->show_load ? "" : "; showing ",
+			 t->show_load ? "CPU load" : t->source == KIND_HARDIRQ ? "" : kind_get(t->source)->table.title);
+		if ((int)strlen(line) <= COLS)
+			break;
+		rate[strcspn(rate, "(") - (strchr(rate, '(') ? 1 : 0)] = 0;	/* "2.1k IRQ/s" */
+	}
 	mvprintw(0, 0, "%.*s", COLS, line);
 	if (t->summary)
 		json_object_object_get_ex(t->summary, "bpf", &b);
