@@ -75,20 +75,25 @@ check "every kept wait's parts add up to its total exactly" \
 jq -c '.waits[] | select(([.parts[]] | add) != .total_ns) | {total_ns, parts, flags, summary}' "$TMP/all.json" | head -3 | sed 's/^/#   does not add up: /'
 # the cause the test made: every wait of cyclictest's measuring thread on CPU 1 (SCHED_FIFO:
 # waiter_prio below 100) in which, by ftrace, the busy loop held the CPU for more than half of
-# it has the loop, by pid and policy, as its top cause. (Not "most of its waits": on a shared
-# machine a halted vCPU woken late by its host makes late waits of its own, exits from idle;
-# and cyclictest's main thread, a normal task on CPU 1 too, is another waiter.)
+# it after the timer's callback has the loop, by pid and policy, as its largest part after the
+# callback. (Not "most of its waits": on a shared machine a halted vCPU woken late by its host
+# makes late waits of its own, exits from idle; and cyclictest's main thread, a normal task on
+# CPU 1 too, is another waiter. And not before the callback: a task in user space cannot delay
+# the timer's interrupt, so lateness the host added while the loop ran is the timer's.)
 jq -r '.waits | to_entries[] | select(.value.cpu == 1 and .value.waiter_prio < 100 and (.value.flags | index("moved") | not))
-	| "\(.value.ts_ns - .value.total_ns) \(.value.ts_ns) \(.key)"' "$TMP/cyc.json" >"$TMP/rt_windows"
+	| "\(.value.ts_ns - .value.total_ns + .value.parts.late_busy_ns + .value.parts.late_idle_ns) \(.value.ts_ns) \(.key)"' "$TMP/cyc.json" >"$TMP/rt_windows"
 python3 "$TOP/tests/host/helpers/ftrace_blocker.py" "$TMP/trace" 1 "$BURST_PID" "$TMP/rt_windows" | sort >"$TMP/rt_loop"
-jq -r --argjson b "$BURST_PID" '.waits | to_entries[] | "\(.key) \(.value.total_ns) \(if .value.cause == "blocking" and .value.blocker.pid == $b and .value.blocker.sched == "FIFO 99" then "loop" else .value.cause end)"' \
-	"$TMP/cyc.json" | sort | join "$TMP/rt_loop" - >"$TMP/rt_causes"	# wait, ftrace's loop ns, total, irqlatd's top cause
-held=$(awk '2 * $2 > $3' "$TMP/rt_causes" | wc -l)
-named=$(awk '2 * $2 > $3 && $4 == "loop"' "$TMP/rt_causes" | wc -l)
-diag "the measuring thread's waits on CPU 1 that ftrace covers: $(wc -l <"$TMP/rt_causes"), the loop held the CPU for most of $held, irqlatd's top cause the loop in $named; top causes: $(awk '{ print $4 }' "$TMP/rt_causes" | sort | uniq -c | tr -s ' \n' ' ')"
-awk '2 * $2 > $3 && $4 != "loop"' "$TMP/rt_causes" | head -3 | sed 's/^/#   not named: /'
+jq -r --argjson b "$BURST_PID" '.waits | to_entries[] | (.value.parts | to_entries | map(select(.key | startswith("late_") | not)) | max_by(.value)) as $top
+	| "\(.key) \(.value.total_ns - .value.parts.late_busy_ns - .value.parts.late_idle_ns) \(if $top.key == "blocking_ns" and .value.blocker.pid == $b and .value.blocker.sched == "FIFO 99" then "loop" else ($top.key | sub("_ns$"; "")) end)"' \
+	"$TMP/cyc.json" | sort | join "$TMP/rt_loop" - >"$TMP/rt_causes"	# wait, ftrace's loop ns, the wait after the callback, irqlatd's largest part there
+# (and for 20 us at least: after a callback the host delivered late, a wait of a few us is
+# the length of a vector interrupt)
+held=$(awk '2 * $2 > $3 && $2 > 20000' "$TMP/rt_causes" | wc -l)
+named=$(awk '2 * $2 > $3 && $2 > 20000 && $4 == "loop"' "$TMP/rt_causes" | wc -l)
+diag "the measuring thread's waits on CPU 1 that ftrace covers: $(wc -l <"$TMP/rt_causes"), the loop held the CPU for most of $held after the callback, irqlatd's largest part there the loop in $named; largest parts: $(awk '{ print $4 }' "$TMP/rt_causes" | sort | uniq -c | tr -s ' \n' ' ')"
+awk '2 * $2 > $3 && $2 > 20000 && $4 != "loop"' "$TMP/rt_causes" | head -3 | sed 's/^/#   not named: /'
 loop_named() { is_gt "$held" 0 "waits the loop held CPU 1 for most of (ftrace)" && is_eq "$named" "$held" "of them, those whose top cause is the loop (irqlatd)" "all of them"; }
-check "the busy loop (FIFO 99, pid $BURST_PID) is the top cause of every wait it held CPU 1 for most of, by ftrace ($named of $held)" loop_named
+check "the busy loop (FIFO 99, pid $BURST_PID) is the largest part of every wait it held CPU 1 for most of after the callback, by ftrace ($named of $held)" loop_named
 check "irqlat why names it on the screen" grep -q "blocking task .*python3\[$BURST_PID\] (FIFO 99)" "$TMP/cyc.txt"
 # the screen's and the snapshot's TOP CAUSE of the measuring thread's row: the part with the
 # most time over its kept wake-ups and its share, as jq finds them in irqlat why's answers
@@ -128,7 +133,10 @@ diag "a wait, as irqlat why prints it:"
 sed -n '1,14s/^/#   /p' "$TMP/cyc.txt"
 
 # ftrace: within each wait blocked by the loop, the time it held CPU 1 is its blocking part
-# plus what interrupted it (interrupts, the timer's own lateness), within 20 us
+# plus what interrupted it (interrupts, the timer's own lateness), within one histogram bucket
+# (9.05%: the issue's measure) or 20 us, whichever is more: coming out of idle, the switch to
+# the loop took 29 us of scheduler that irqlatd counts in the blocking part and ftrace before
+# the loop's switch-in
 jq -r --argjson b "$BURST_PID" '.waits | to_entries[] | select(.value.cpu == 1 and .value.blocker.pid == $b and (.value.flags | index("moved") | not))
 	| "\(.value.ts_ns - .value.total_ns) \(.value.ts_ns) \(.key)"' "$TMP/cyc.json" >"$TMP/windows"
 python3 "$TOP/tests/host/helpers/ftrace_blocker.py" "$TMP/trace" 1 "$BURST_PID" "$TMP/windows" >"$TMP/ftrace.out"
@@ -137,10 +145,11 @@ jq -r '.waits | to_entries[] | "\(.key) \(.value.parts.blocking_ns) \(.value.par
 sort "$TMP/ftrace.out" | join - "$TMP/irqlatd.out" >"$TMP/compare"
 diag "wait, ftrace's time of the loop, irqlatd's blocking part, its interrupts + lateness + remainder (ns):"
 head -5 "$TMP/compare" | sed 's/^/#   /'
-BAD=$(awk '{ if ($2 < $3 - 20000 || $2 > $3 + $4 + 20000) n++ } END { print n + 0 }' "$TMP/compare")
-awk '$2 < $3 - 20000 || $2 > $3 + $4 + 20000' "$TMP/compare" | head -5 | sed 's/^/#   off: /'
+OFF='{ t = $2 * 0.0905; if (t < 20000) t = 20000 } $2 < $3 - t || $2 > $3 + $4 + t'
+BAD=$(awk "$OFF" "$TMP/compare" | wc -l)
+awk "$OFF" "$TMP/compare" | head -5 | sed 's/^/#   off: /'
 diag "ftrace's instance on CPU 1: $(grep -E '^(overrun|dropped events):' "$INST"/per_cpu/cpu1/stats 2>/dev/null | tr '\n' ' ')"
-check "ftrace agrees with the blocking part of each of $(wc -l <"$TMP/compare") waits ($BAD off by more than 20 us)" \
+check "ftrace agrees with the blocking part of each of $(wc -l <"$TMP/compare") waits ($BAD off by more than a bucket or 20 us)" \
 	test "$(wc -l <"$TMP/compare")" -gt 0 -a "$BAD" -eq 0
 
 # the aggregates: status and /metrics, status read between two scrapes (the daemon keeps
@@ -168,8 +177,10 @@ SUMS='[.[] | select(.WHY_TOTAL_NS) | {total: (.WHY_TOTAL_NS | tonumber), parts: 
 jq -s -c "$SUMS | .[] | select(.parts != .total)" "$TMP/journal.json" | head -3 | sed 's/^/#   does not add up: /'
 todo_check "every explained entry's WHY_*_NS fields add up to WHY_TOTAL_NS" \
 	jq -e -s "$SUMS | length > 0 and all(.parts == .total)" "$TMP/journal.json"
-check "cyclictest's explained entries name the busy loop in their MESSAGE" \
-	jq -e -s --arg b "$BURST_PID" '[.[] | select(.WHY_COMM == "cyclictest" and .WHY_CAUSE == "blocking")] | length > 0 and all(.MESSAGE | test("^cyclictest\\[[0-9]+\\] woke .* late on CPU 1: [0-9]+% blocking task python3\\[" + $b + "\\] \\(FIFO 99\\)"))' \
+# (those the loop blocked: cyclictest's main thread, a normal task, is blocked by its own
+# real-time thread at times)
+check "cyclictest's explained entries the loop blocked name it in their MESSAGE" \
+	jq -e -s --arg b "$BURST_PID" '[.[] | select(.WHY_COMM == "cyclictest" and .WHY_CAUSE == "blocking" and .WHY_BLOCKER_PID == $b)] | length > 0 and all(.MESSAGE | test("^cyclictest\\[[0-9]+\\] woke .* late on CPU 1: [0-9]+% blocking task python3\\[" + $b + "\\] \\(FIFO 99\\)"))' \
 	"$TMP/journal.json"
 stop_daemon
 check "irqlatd exits 0" test "$DAEMON_STATUS" -eq 0
