@@ -3,13 +3,19 @@
 sched_switch events (a private tracefs instance, trace_clock mono: CLOCK_MONOTONIC, as the
 daemon's ts_ns).
 
-usage: ftrace_blocker.py TRACE CPU PID WINDOWS
+usage: ftrace_blocker.py [--last] TRACE CPU PID WINDOWS
 TRACE: the instance's trace file; WINDOWS: lines "START_NS END_NS ID". Prints "ID NS" for each
-window that the trace covers (a switch on CPU before START and after END)."""
+window that the trace covers (a switch on CPU before START and after END). --last: the time of
+the task's last run in the window only (irqlatd's blocking part is the time of the task
+switched out for the waiter since its last switch-in; an earlier run is another task's part)."""
 import re
 import sys
 
-trace, cpu, pid, windows = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+args = sys.argv[1:]
+last_only = args[:1] == ["--last"]
+if last_only:
+    args = args[1:]
+trace, cpu, pid, windows = args[0], int(args[1]), int(args[2]), args[3]
 line_re = re.compile(r"\[(\d+)\]\s+\S+\s+(\d+)\.(\d+): sched_switch: .*prev_pid=(\d+) .*==> .*next_pid=(\d+)")
 switches = []  # (ns, prev_pid, next_pid) on cpu, in time order
 with open(trace) as f:
@@ -40,5 +46,9 @@ with open(windows) as f:
         a, b = int(a), int(b)
         if a < first or b > last:
             continue
-        t = sum(max(0, min(b, e) - max(a, s)) for s, e in runs)
-        print(wid, t)
+        spans = [max(0, min(b, e) - max(a, s)) for s, e in runs]
+        if last_only:
+            inside = [x for x in spans if x > 0]
+            print(wid, inside[-1] if inside else 0)
+        else:
+            print(wid, sum(spans))
