@@ -116,9 +116,9 @@ static int rb_read(struct daemon *d)
 	d->rb_slice_ns = d->rb_last_ns = now;
 	d->rb_slice_len_ns = away < RB_SLICE_NS ? RB_SLICE_NS : away > RB_SLICE_MAX_NS ? RB_SLICE_MAX_NS : away;
 	r = ring_buffer__consume(d->rb);
-	d->rb_end_ns = r == RB_SLICE_OVER ? now_ns() : 0;
 	d->rb_read_end_ns = now_ns();
 	d->rb_read_len_ns = d->rb_read_end_ns - now;
+	d->rb_end_ns = r == RB_SLICE_OVER ? d->rb_read_end_ns : 0;
 	return r;
 }
 
