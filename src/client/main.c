@@ -13,6 +13,7 @@
 #include "captures.h"
 #include "cli.h"
 #include "conn.h"
+#include "cpulat.h"
 #include "cpuload.h"
 #include "firstlines.h"
 #include "cpuline.h"
@@ -156,6 +157,7 @@ static int print_snapshot(json_object *s, const struct cli *c, const enum column
 	table_print(stdout, s, rows, n, cols, ncols, c->cpus);
 	if ((n = print_sections(s, c)) < 0)
 		return n;
+	cpulat_print(stdout, s, 0);
 	cpuload_print(stdout, s, 0);
 	tp_print_section(stdout, s, 0);
 	fflush(stdout);
@@ -183,11 +185,13 @@ static void json_keep_on_cpus(json_object *s, const char *cpus)
 
 /* The explained waits beside a text snapshot, for the wake-up rows' TOP CAUSE: a daemon that
  * explains none (an older one, or why off) leaves the column "-" */
-static void add_why_waits(struct irqlat_conn *conn, json_object *s)
+static void add_why_waits(struct irqlat_conn *conn, json_object *s, const char *cpus)
 {
 	_cleanup_json_ json_object *req = why_rows_request(), *a = NULL;
 	json_object *waits;
 
+	if (req)
+		conn_add_cpus(req, cpus);
 	if (req && conn_request(conn, req, REQUEST_TIMEOUT_MS, &a) == 0 && json_object_object_get_ex(a, "waits", &waits))
 		json_object_object_add(s, WHY_ROWS_KEY, json_object_get(waits));
 }
@@ -228,7 +232,7 @@ static int cmd_top_batch(struct irqlat_conn *conn, const struct cli *c)
 			print_json_line(s);
 			continue;
 		}
-		add_why_waits(conn, s);
+		add_why_waits(conn, s, c->cpus);
 		answer_escape(s);
 		if ((r = print_snapshot(s, c, cols, ncols, i == 0)) < 0)
 			return r;

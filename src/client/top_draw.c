@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <curses.h>
+#include "cpulat.h"
 #include "cpuload.h"
 #include "irqthreads.h"
 #include "top_columns.h"
@@ -376,8 +377,8 @@ static void draw_help(void)
 			  : "q quits; any other key goes back (* default order; more: man irqlat)");
 }
 
-/* The per-CPU load (cpuload.c) under the header, the text the batch output prints, cut to
- * the screen */
+/* The per-CPU latency (cpulat.c) and load (cpuload.c) under the header, the text the batch
+ * output prints, cut to the screen; titles and column headers bold */
 static void draw_load(struct top *t)
 {
 	_cleanup_free_ char *text = NULL;
@@ -388,10 +389,13 @@ static void draw_load(struct top *t)
 
 	if (!f)
 		return;
+	cpulat_print(f, t->summary, COLS);
 	cpuload_print(f, t->summary, COLS);
 	fclose(f);
 	for (line = strtok_r(text, "\n", &save); line && y < LINES - 1; line = strtok_r(NULL, "\n", &save), y++) {
-		if (y <= 4)
+		bool row = !strncmp(line, "cpu", 3) && line[3] >= '0' && line[3] <= '9';
+
+		if (!row)
 			attron(A_BOLD);
 		mvprintw(y, 0, "%.*s", COLS, line);
 		attroff(A_BOLD);

@@ -138,47 +138,69 @@ json_object *why_rows_request(void)
 	return why_client_request(NULL, WHY_ROWS_WAITS, &err);
 }
 
-void why_rows_causes(json_object *summary, struct row *rows, int n)
+size_t why_rows_waits(json_object *summary, struct why_named **out)
 {
 	json_object *arr;
-	_cleanup_free_ struct why_named *w = NULL;
-	size_t len, nw = 0;
+	size_t len, n = 0;
 
+	*out = NULL;
 	if (!summary || !json_object_object_get_ex(summary, WHY_ROWS_KEY, &arr) || !json_object_is_type(arr, json_type_array))
-		return;
+		return 0;
 	len = json_object_array_length(arr);
-	w = calloc(len ? len : 1, sizeof(*w));
-	if (!w)
-		return;
-	for (size_t k = 0; k < len; k++)	/* parsed once, kept if a task's wake-up */
-		if (why_from_json(json_object_array_get_idx(arr, k), &w[nw]) == 0 && w[nw].cls == WHY_CLASS_WAKEUP && w[nw].pid)
-			nw++;
+	*out = calloc(len ? len : 1, sizeof(**out));
+	if (!*out)
+		return 0;
+	for (size_t k = 0; k < len; k++)	/* parsed once, kept if a wait */
+		if (why_from_json(json_object_array_get_idx(arr, k), &(*out)[n]) == 0)
+			n++;
+	return n;
+}
+
+bool why_top_cause(char *buf, size_t len, const struct why_named *w, size_t n,
+		   bool (*keep)(const struct why_named *w, const void *arg), const void *arg)
+{
+	uint64_t part[WHY_PARTS] = { 0 }, total = 0;
+	const struct why_named *best = NULL;
+	int top = 0;
+	char what[96];
+
+	buf[0] = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (!keep(&w[k], arg))
+			continue;
+		for (int p = 0; p < WHY_PARTS; p++)
+			part[p] += w[k].part_ns[p];
+		total += w[k].total_ns;
+	}
+	if (!total)
+		return false;
+	for (int p = 1; p < WHY_PARTS; p++)	/* the first of equals, in rtla's order */
+		if (part[p] > part[top])
+			top = p;
+	for (size_t k = 0; k < n; k++)	/* named as in the wait it took most of */
+		if (keep(&w[k], arg) && (!best || w[k].part_ns[top] >= best->part_ns[top]))
+			best = &w[k];
+	why_part_text(what, sizeof(what), best, (enum why_part)top);
+	snprintf(buf, len, "%.0f%% %s", 100.0 * (double)part[top] / (double)total, what);
+	return true;
+}
+
+static bool task_wakeup(const struct why_named *w, const void *arg)
+{
+	return w->cls == WHY_CLASS_WAKEUP && w->pid && w->pid == *(const uint64_t *)arg;
+}
+
+void why_rows_causes(json_object *summary, struct row *rows, int n)
+{
+	_cleanup_free_ struct why_named *w = NULL;
+	size_t nw = why_rows_waits(summary, &w);
+
 	for (int i = 0; i < n; i++) {
 		struct row *r = &rows[i];
-		uint64_t part[WHY_PARTS] = { 0 }, total = 0;
-		const struct why_named *best = NULL;
-		int top = 0;
-		char what[96];
+		uint64_t pid = (uint64_t)r->key;
 
 		r->cause[0] = 0;
-		if (r->kind != KIND_WAKEUP || r->key <= 0)
-			continue;
-		for (size_t k = 0; k < nw; k++) {
-			if (w[k].pid != (uint64_t)r->key)
-				continue;
-			for (int p = 0; p < WHY_PARTS; p++)
-				part[p] += w[k].part_ns[p];
-			total += w[k].total_ns;
-		}
-		if (!total)
-			continue;
-		for (int p = 1; p < WHY_PARTS; p++)	/* the first of equals, in rtla's order */
-			if (part[p] > part[top])
-				top = p;
-		for (size_t k = 0; k < nw; k++)	/* named as in the wait it took most of */
-			if (w[k].pid == (uint64_t)r->key && (!best || w[k].part_ns[top] >= best->part_ns[top]))
-				best = &w[k];
-		why_part_text(what, sizeof(what), best, (enum why_part)top);
-		snprintf(r->cause, sizeof(r->cause), "%.0f%% %s", 100.0 * (double)part[top] / (double)total, what);
+		if (r->kind == KIND_WAKEUP && r->key > 0)
+			why_top_cause(r->cause, sizeof(r->cause), w, nw, task_wakeup, &pid);
 	}
 }

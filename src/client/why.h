@@ -5,6 +5,8 @@
 #ifndef IRQLAT_CLIENT_WHY_H
 #define IRQLAT_CLIENT_WHY_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <json-c/json.h>
 #include "rows.h"
@@ -26,6 +28,14 @@ void why_print_answer(FILE *f, json_object *answer, enum ev_clock clock);
 #define WHY_ROWS_WAITS 256
 /* The request for them */
 json_object *why_rows_request(void);
+/* The waits kept in the summary under WHY_ROWS_KEY, parsed into *out (freed by the caller);
+ * their number */
+size_t why_rows_waits(json_object *summary, struct why_named **out);
+/* Of the waits among w[0..n) that keep takes, the part with the most time in all, its share of
+ * their time and its name in the wait it took most of ("62% blocking task python3[1234] (FIFO
+ * 99)"); false and "" when they took no time */
+bool why_top_cause(char *buf, size_t len, const struct why_named *w, size_t n,
+		   bool (*keep)(const struct why_named *w, const void *arg), const void *arg);
 /* Each wake-up row's cause: of its task's kept wake-ups, the part with the most time in all,
  * its share of their time and its name in the wait it took most of ("62% blocking task
  * python3[1234] (FIFO 99)"); rows of tasks with none stay "". */

@@ -111,20 +111,42 @@ irqlat why -J >"$TMP/w1.json"
 ROW=$(grep -E "^ *cyclictest\[$TID\] " "$TMP/snap.txt" | head -1)
 CAUSE=$(sed -nE 's/.* ([0-9]+% .*)$/\1/p' <<<"$ROW")
 diag "thread $TID's row: '$ROW'; jq's top part before and after: $(top_part "$TMP/w0.json"), $(top_part "$TMP/w1.json")"
-cause_agrees() {
-	local f key pct text
+cause_agrees() {	# cause_agrees CAUSE TOP_FUNCTION
+	local f key pct text cause=$1
 	for f in "$TMP/w0.json" "$TMP/w1.json"; do
-		read -r key pct < <(top_part "$f")
+		read -r key pct < <("$2" "$f")
 		case $key in
 			blocking) text="blocking task" ;; late_idle) text="exit from idle" ;; late_busy) text="timer IRQ late" ;;
 			others) text="other task" ;; remainder) text="preemption off" ;; idle) text="idle" ;; *) text="" ;;
 		esac
-		[ "$key" != none ] && [ "${CAUSE%%%*}" -ge $((pct - 1)) ] 2>/dev/null && [ "${CAUSE%%%*}" -le $((pct + 1)) ] &&
-			grep -qF -- "$text" <<<"$CAUSE" && return 0
+		[ "$key" != none ] && [ "${cause%%%*}" -ge $((pct - 1)) ] 2>/dev/null && [ "${cause%%%*}" -le $((pct + 1)) ] &&
+			grep -qF -- "$text" <<<"$cause" && return 0
 	done
 	return 1
 }
-check "the wake-up row's TOP CAUSE is its kept waits' largest part, with its share ('$CAUSE')" cause_agrees
+check "the wake-up row's TOP CAUSE is its kept waits' largest part, with its share ('$CAUSE')" cause_agrees "$CAUSE" top_part
+# the per-CPU table's TOP CAUSE of CPU 1: the part with the most time over CPU 1's waits among
+# the last 256 kept (the waits the snapshot asks for), as jq finds it in the same two answers
+CPUROW=$(awk '/^Per CPU over/ { on = 1; next } on && !NF { exit } on && /^cpu1 /' "$TMP/snap.txt")
+CPUCAUSE=$(sed -nE 's/^cpu1 +([^ ]+ +){6}([0-9]+% .*)$/\2/p' <<<"$CPUROW")
+cpu_top_part() {	# cpu_top_part FILE: "KEY PCT" of CPU 1's waits among the last 256
+	jq -r '[.waits[-256:][] | select(.cpu == 1)] as $w
+		| ($w | map(.total_ns) | add // 0) as $t | if $t == 0 then "none 0" else
+		([$w[].parts | to_entries[]] | group_by(.key) | map({k: .[0].key, ns: (map(.value) | add)})
+		 | sort_by(-.ns) | first) as $top | "\($top.k | sub("_ns$"; "")) \(($top.ns * 100 / $t + 0.5) | floor)" end' "$1"
+}
+diag "the per-CPU table's CPU 1: '$CPUROW'; jq's top part before and after: $(cpu_top_part "$TMP/w0.json"), $(cpu_top_part "$TMP/w1.json")"
+check "the per-CPU table's TOP CAUSE of CPU 1 is its kept waits' largest part, with its share ('$CPUCAUSE')" \
+	cause_agrees "$CPUCAUSE" cpu_top_part
+# and its wake-ups' MAX since the start holds cyclictest's own worst (its thread is among CPU
+# 1's timer wake-ups), within one bucket
+read -r C_MAX_US < <(sed -n 's/^T: *0 .*Max: *\([0-9]*\).*/\1/p' "$TMP/cyclictest.out")
+irqlat --top -b -n 1 -w total >"$TMP/snap_total.txt"
+WMAX=$(awk '/^Per CPU over/ { on = 1; next } on && !NF { exit } on && /^cpu1 / { print $6 }' "$TMP/snap_total.txt")
+WMAX_NS=$(awk -v v="$WMAX" 'BEGIN { n = v + 0; u = substr(v, length(n "") + 1); m = u == "ns" ? 1 : u == "us" ? 1e3 : u == "ms" ? 1e6 : u == "s" ? 1e9 : -1; printf "%.0f", n * m }')
+diag "cyclictest's Max ${C_MAX_US:-?} us; the per-CPU table's CPU 1 wake-up MAX since the start $WMAX ($WMAX_NS ns)"
+check "the per-CPU table's CPU 1 wake-up MAX holds cyclictest's worst, within one bucket" \
+	python3 -c "import sys; c, w = int(sys.argv[1]) * 1000, int(sys.argv[2]); sys.exit(not (c > 0 and w >= c * (1 - 0.0905)))" "${C_MAX_US:-0}" "${WMAX_NS:--1}"
 # -C: the kept waits of those CPUs alone (the loop made CPU 1's; every task's are kept)
 irqlat why -C 1 -J >"$TMP/c1.json"
 diag "why -C 1: $(jq -c '[.waits[].cpu] | group_by(.) | map({cpu: .[0], waits: length})' "$TMP/c1.json"); every CPU's: $(jq -c '[.waits[].cpu] | group_by(.) | map({cpu: .[0], waits: length})' "$TMP/all.json")"
