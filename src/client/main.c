@@ -187,11 +187,9 @@ static void json_keep_on_cpus(json_object *s, const char *cpus)
  * explains none (an older one, or why off) leaves the column "-" */
 static void add_why_waits(struct irqlat_conn *conn, json_object *s, const char *cpus)
 {
-	_cleanup_json_ json_object *req = why_rows_request(), *a = NULL;
+	_cleanup_json_ json_object *req = why_rows_request(cpus), *a = NULL;
 	json_object *waits;
 
-	if (req)
-		conn_add_cpus(req, cpus);
 	if (req && conn_request(conn, req, REQUEST_TIMEOUT_MS, &a) == 0 && json_object_object_get_ex(a, "waits", &waits))
 		json_object_object_add(s, WHY_ROWS_KEY, json_object_get(waits));
 }

@@ -124,11 +124,9 @@ void top_fetch(struct top *t)
 	if (!strncmp(t->msg, "irqlatd says", 12))
 		t->msg[0] = 0;
 	if (t->source == KIND_WAKEUP || t->show_load) {	/* the TOP CAUSE columns' waits */
-		_cleanup_json_ json_object *wreq = why_rows_request(), *a = NULL;
+		_cleanup_json_ json_object *wreq = why_rows_request(t->cpus), *a = NULL;
 		json_object *waits;
 
-		if (wreq)
-			conn_add_cpus(wreq, t->cpus);
 		if (wreq && ask(t, wreq, &a) == 0 && json_object_object_get_ex(a, "waits", &waits)) {
 			answer_escape(waits);
 			json_object_object_add(s, WHY_ROWS_KEY, json_object_get(waits));

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "common/json.h"
 #include "common/util.h"
+#include "conn.h"
 #include "why.h"
 
 json_object *why_client_request(const char *target, long n, const char **err)
@@ -131,11 +132,14 @@ void why_print_answer(FILE *f, json_object *answer, enum ev_clock clock)
 	}
 }
 
-json_object *why_rows_request(void)
+json_object *why_rows_request(const char *cpus)
 {
 	const char *err = NULL;
+	json_object *req = why_client_request(NULL, WHY_ROWS_WAITS, &err);
 
-	return why_client_request(NULL, WHY_ROWS_WAITS, &err);
+	if (req)
+		conn_add_cpus(req, cpus);
+	return req;
 }
 
 size_t why_rows_waits(json_object *summary, struct why_named **out)

@@ -26,8 +26,8 @@ void why_print_answer(FILE *f, json_object *answer, enum ev_clock clock);
  * beside a summary and kept in it under WHY_ROWS_KEY (escaped as the summary is). */
 #define WHY_ROWS_KEY "why_waits"
 #define WHY_ROWS_WAITS 256
-/* The request for them */
-json_object *why_rows_request(void);
+/* The request for them, of the CPUs of the list cpus (NULL or "": every CPU) */
+json_object *why_rows_request(const char *cpus);
 /* The waits kept in the summary under WHY_ROWS_KEY, parsed into *out (freed by the caller);
  * their number */
 size_t why_rows_waits(json_object *summary, struct why_named **out);
