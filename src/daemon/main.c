@@ -30,6 +30,7 @@
 #include "daemon/tracepoints/tp_json.h"
 #include "daemon/collect/wakeup_reclaim.h"
 #include "daemon/collect/why.h"
+#include "daemon/collect/why_counts.h"
 #include "daemon/sinks/why_report.h"
 #include "common/json.h"
 
@@ -41,6 +42,7 @@ struct daemon {
 	struct wakeup_reclaim reclaim;	/* the wake-up cells of tasks that exited, or less busy */
 	struct outlier_limiter outliers;
 	struct why_store why;		/* the explained waits, and outliers waiting for theirs */
+	struct why_counts why_counts;	/* the kernel's counts of them, which status and /metrics show */
 	struct actions actions;		/* what outliers set off (KIND-on-threshold) */
 	struct server *srv;
 	struct tp_set tps;
@@ -134,6 +136,10 @@ static void outlier_out(struct daemon *d, const struct outlier_event *e, const s
 
 	outlier_from_event(&out, e, s, cpu);
 	outlier_resolve(&out);
+	/* a task that exited before it was asked (a real-time thread stopped right after its last
+	 * late wake-up): its wait's record has the kernel's prio of it, enough for log-wakeups=rt */
+	if (why && out.woken_pid && out.woken_pid == why->pid && out.woken.policy == TASK_POLICY_UNKNOWN)
+		task_sched_from_prio(why->waiter_prio, &out.woken);
 	out.why = why;
 	/* every outlier over its threshold, whatever the journal's cap makes of its entry, and
 	 * before that entry, which names the capture */
@@ -628,8 +634,11 @@ static int daemon_start(struct daemon *d)
 	if (r < 0)
 		return log_error_errno(r, "cannot allocate the outlier cap's %u entries: %m (lower outlier-cap)", rules.cap);
 	r = why_store_init(&d->why, d->bpf.ncpus);
+	if (r >= 0)
+		r = why_counts_init(&d->why_counts, d->bpf.why_counts, d->bpf.ncpus);
 	if (r < 0)
 		return log_error_errno(r, "cannot allocate the recent explained waits: %m");
+	d->why.kernel = &d->why_counts;
 	/* storm entries count in the journal's cap with the outliers' */
 	d->col.storm_report = on_storm;
 	d->col.storm_userdata = d;
@@ -707,6 +716,7 @@ static void daemon_stop(struct daemon *d, bool started)
 	actions_stop(&d->actions);
 	outlier_destroy(&d->outliers);
 	why_store_free(&d->why);
+	why_counts_free(&d->why_counts);	/* before the loader unmaps what it reads */
 	summary_free(&d->summary);
 	if (attached)
 		journal_links(&d->bpf, false);

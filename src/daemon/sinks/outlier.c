@@ -205,7 +205,7 @@ void outlier_format(char *buf, size_t len, const struct outlier *o, uint64_t thr
 /* "fifo 95", "deadline", "other" */
 static void policy_text(char *buf, size_t len, const struct task_sched *ts)
 {
-	if (ts->policy == TASK_POLICY_FIFO || ts->policy == TASK_POLICY_RR)
+	if (ts->policy == TASK_POLICY_FIFO || ts->policy == TASK_POLICY_RR || ts->policy == TASK_POLICY_RT)
 		snprintf(buf, len, "%s %d", task_policy_name(ts->policy), ts->priority);
 	else
 		snprintf(buf, len, "%s", task_policy_name(ts->policy));

@@ -41,14 +41,25 @@ int task_sched_read(uint32_t tid, struct task_sched *ts)
 	return 0;
 }
 
+void task_sched_from_prio(int prio, struct task_sched *ts)
+{
+	if (prio < 0)
+		*ts = (struct task_sched){ TASK_POLICY_DEADLINE, 0 };
+	else if (prio < 100)
+		*ts = (struct task_sched){ TASK_POLICY_RT, 99 - prio };
+	else
+		*ts = (struct task_sched){ TASK_POLICY_OTHER, 0 };
+}
+
 bool task_sched_is_rt(const struct task_sched *ts)
 {
-	return ts->policy == TASK_POLICY_FIFO || ts->policy == TASK_POLICY_RR || ts->policy == TASK_POLICY_DEADLINE;
+	return ts->policy == TASK_POLICY_FIFO || ts->policy == TASK_POLICY_RR || ts->policy == TASK_POLICY_DEADLINE ||
+	       ts->policy == TASK_POLICY_RT;
 }
 
 const char *task_policy_name(enum task_policy p)
 {
-	static const char *const names[] = { "unknown", "other", "fifo", "rr", "deadline" };
+	static const char *const names[] = { "unknown", "other", "fifo", "rr", "deadline", "rt" };
 
 	return (unsigned)p < sizeof(names) / sizeof(names[0]) ? names[p] : "unknown";
 }

@@ -15,6 +15,7 @@ enum task_policy {
 	TASK_POLICY_FIFO,
 	TASK_POLICY_RR,
 	TASK_POLICY_DEADLINE,
+	TASK_POLICY_RT,		/* FIFO or RR, which the kernel's prio alone does not tell */
 };
 
 struct task_sched {
@@ -24,7 +25,11 @@ struct task_sched {
 
 /* The task (a thread id) now: 0, or a negative errno (-ESRCH: it exited) with policy UNKNOWN. */
 int task_sched_read(uint32_t tid, struct task_sched *ts);
-/* FIFO, RR and DEADLINE */
+/* The task's policy from the kernel's prio its wait's record carried (-1 deadline, 0..99 real
+ * time, 99 - rt_priority; 100..139 normal), for a task that exited before it was asked:
+ * real-time or not is what the journal's filter needs. */
+void task_sched_from_prio(int prio, struct task_sched *ts);
+/* FIFO, RR, DEADLINE and RT */
 bool task_sched_is_rt(const struct task_sched *ts);
 /* "fifo", "rr", "deadline", "other", "unknown": the journal's and the answers' words */
 const char *task_policy_name(enum task_policy p);
