@@ -160,32 +160,70 @@ size_t why_rows_waits(json_object *summary, struct why_named **out)
 	return n;
 }
 
+/* What a part of a wait was, as one cause among waits: the part and who (the blocking task's
+ * pid, the interrupt named top in it), so that "blocking task" summed over waits blocked by
+ * different tasks is not named after one of them */
+struct cause_acc {
+	int part;
+	uint32_t pid;
+	const char *top;
+	uint64_t ns;
+	const struct why_named *most;	/* the wait it took most of: its name is said from there */
+};
+
+static void cause_identity(const struct why_named *w, int p, uint32_t *pid, const char **top)
+{
+	*pid = 0;
+	*top = "";
+	if (p == WHY_BLOCKING || (p == WHY_REMAINDER && w->flags & WHY_F_BLOCKER_LOWER))
+		*pid = w->blocker_pid;
+	else if (p == WHY_IRQ || p == WHY_VECTOR || p == WHY_SOFTIRQ || p == WHY_NMI)
+		*top = w->top[p == WHY_IRQ ? RECENT_IRQ : p == WHY_VECTOR ? RECENT_VECTOR : p == WHY_SOFTIRQ ? RECENT_SOFTIRQ : RECENT_NMI];
+}
+
 bool why_top_cause(char *buf, size_t len, const struct why_named *w, size_t n,
 		   bool (*keep)(const struct why_named *w, const void *arg), const void *arg)
 {
-	uint64_t part[WHY_PARTS] = { 0 }, total = 0;
-	const struct why_named *best = NULL;
-	int top = 0;
+	_cleanup_free_ struct cause_acc *acc = calloc(n ? n * WHY_PARTS : 1, sizeof(*acc));
+	size_t nacc = 0, top = 0;
+	uint64_t total = 0;
 	char what[96];
 
 	buf[0] = 0;
+	if (!acc)
+		return false;
 	for (size_t k = 0; k < n; k++) {
 		if (!keep(&w[k], arg))
 			continue;
-		for (int p = 0; p < WHY_PARTS; p++)
-			part[p] += w[k].part_ns[p];
 		total += w[k].total_ns;
+		for (int p = 0; p < WHY_PARTS; p++) {	/* in rtla's order: the first of equals wins */
+			uint32_t pid;
+			const char *name;
+			size_t i;
+
+			if (!w[k].part_ns[p])
+				continue;
+			cause_identity(&w[k], p, &pid, &name);
+			for (i = 0; i < nacc; i++)
+				if (acc[i].part == p && acc[i].pid == pid && !strcmp(acc[i].top, name))
+					break;
+			if (i == nacc)
+				acc[nacc++] = (struct cause_acc){ .part = p, .pid = pid, .top = name };
+			acc[i].ns += w[k].part_ns[p];
+			if (!acc[i].most || w[k].part_ns[p] > acc[i].most->part_ns[p])
+				acc[i].most = &w[k];
+		}
 	}
-	if (!total)
+	if (!total || !nacc)
 		return false;
-	for (int p = 1; p < WHY_PARTS; p++)	/* the first of equals, in rtla's order */
-		if (part[p] > part[top])
-			top = p;
-	for (size_t k = 0; k < n; k++)	/* named as in the wait it took most of */
-		if (keep(&w[k], arg) && (!best || w[k].part_ns[top] >= best->part_ns[top]))
-			best = &w[k];
-	why_part_text(what, sizeof(what), best, (enum why_part)top);
-	snprintf(buf, len, "%.0f%% %s", 100.0 * (double)part[top] / (double)total, what);
+	for (size_t i = 1; i < nacc; i++)
+		if (acc[i].ns > acc[top].ns || (acc[i].ns == acc[top].ns && acc[i].part < acc[top].part))
+			top = i;
+	if (acc[top].part == WHY_OTHERS)	/* their number differs from wait to wait */
+		snprintf(what, sizeof(what), "other tasks");
+	else
+		why_part_text(what, sizeof(what), acc[top].most, (enum why_part)acc[top].part);
+	snprintf(buf, len, "%.0f%% %s", 100.0 * (double)acc[top].ns / (double)total, what);
 	return true;
 }
 

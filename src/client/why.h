@@ -31,9 +31,10 @@ json_object *why_rows_request(const char *cpus);
 /* The waits kept in the summary under WHY_ROWS_KEY, parsed into *out (freed by the caller);
  * their number */
 size_t why_rows_waits(json_object *summary, struct why_named **out);
-/* Of the waits among w[0..n) that keep takes, the part with the most time in all, its share of
- * their time and its name in the wait it took most of ("62% blocking task python3[1234] (FIFO
- * 99)"); false and "" when they took no time */
+/* Of the waits among w[0..n) that keep takes, the cause with the most time in all: a part and
+ * who it was (the blocking task by pid, an interrupt part by its top interrupt), its share of
+ * their time and its name ("62% blocking task python3[1234] (FIFO 99)"); false and "" when they
+ * took no time */
 bool why_top_cause(char *buf, size_t len, const struct why_named *w, size_t n,
 		   bool (*keep)(const struct why_named *w, const void *arg), const void *arg);
 /* Each wake-up row's cause: of its task's kept wake-ups, the part with the most time in all,

@@ -410,15 +410,17 @@ static void test_table_irq_rate(void **state)
 	json_object_put(without);
 }
 
-/* A wake-up row's TOP CAUSE from the waits kept beside the summary: the part with the most
- * time over the task's waits, its share of their time, named as in the wait it took most of;
- * other tasks' waits and other classes left out; a task with none "-" */
+/* A wake-up row's TOP CAUSE from the waits kept beside the summary: the cause with the most
+ * time over the task's waits (a part and who: the blocking task, the top interrupt), its share
+ * of their time; other tasks' waits and other classes left out; a task with none "-" */
 static void test_table_causes(void **state)
 {
 	struct why_named a = { .cls = WHY_CLASS_WAKEUP, .pid = 10, .comm = "cyclictest", .total_ns = 800,
 			       .blocker_pid = 99, .blocker_comm = "python3", .blocker_policy = 1, .blocker_prio = 0 };
 	struct why_named b = { .cls = WHY_CLASS_WAKEUP, .pid = 10, .comm = "cyclictest", .total_ns = 300,
 			       .top = { [RECENT_IRQ] = "IRQ 36 virtio1-req.0" } };
+	struct why_named c = { .cls = WHY_CLASS_WAKEUP, .pid = 10, .comm = "cyclictest", .blocker_pid = 98,
+			       .blocker_comm = "stress", .blocker_policy = 1, .blocker_prio = 0 };
 	struct why_named other = { .cls = WHY_CLASS_WAKEUP, .pid = 11, .comm = "sleeper", .total_ns = 5000 };
 	struct why_named timer = { .cls = WHY_CLASS_TIMER, .pid = 10, .comm = "cyclictest", .total_ns = 9000 };
 	json_object *summary = json_object_new_object(), *waits = json_object_new_array();
@@ -442,14 +444,29 @@ static void test_table_causes(void **state)
 	table_cell(cell, sizeof(cell), &rows[1], COL_CAUSE);
 	assert_string_equal(cell, "-");
 	assert_string_equal(rows[2].cause, "");	/* not a wake-up row */
-	a.part_ns[WHY_IRQ] = 500;	/* the IRQ part now the larger, named from the wait it took most of */
+	a.part_ns[WHY_IRQ] = 500;	/* the IRQ part now the larger: one cause where the same IRQ was top */
 	a.part_ns[WHY_BLOCKING] = 300;
+	snprintf(a.top[RECENT_IRQ], sizeof(a.top[RECENT_IRQ]), "IRQ 36 virtio1-req.0");
 	waits = json_object_new_array();
 	json_object_array_add(waits, why_json(&a));
 	json_object_array_add(waits, why_json(&b));
 	json_object_object_add(summary, WHY_ROWS_KEY, waits);
 	why_rows_causes(summary, rows, 1);
-	assert_string_equal(rows[0].cause, "73% hard IRQs");	/* 800 of 1100; a's top IRQ is unnamed */
+	assert_string_equal(rows[0].cause, "73% IRQ 36 virtio1-req.0");	/* 800 of 1100 */
+	/* two blocking tasks are two causes, not one named after either: python3's 600 goes
+	 * before the IRQ's 550 and stress's 500 (the blocking part, 1100 of 1650, is not the
+	 * cause) */
+	memset(a.part_ns, 0, sizeof(a.part_ns));
+	a.part_ns[WHY_BLOCKING] = a.total_ns = 600;
+	b.part_ns[WHY_IRQ] = b.total_ns = 550;
+	c.part_ns[WHY_BLOCKING] = c.total_ns = 500;
+	waits = json_object_new_array();
+	json_object_array_add(waits, why_json(&a));
+	json_object_array_add(waits, why_json(&b));
+	json_object_array_add(waits, why_json(&c));
+	json_object_object_add(summary, WHY_ROWS_KEY, waits);
+	why_rows_causes(summary, rows, 1);
+	assert_string_equal(rows[0].cause, "36% blocking task python3[99] (FIFO 99)");
 	json_object_put(summary);
 }
 
