@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The Prometheus page (docs/metrics.md): what it holds, in whichever format the scraper asks
  * for (metrics_page.h: the text format 0.0.4, or the protobuf stream with native histograms),
- * and what other requests get. metrics_http.c serves it. A page is a few kB per handler and takes
- * microseconds to build, on the daemon's only thread, between ticks, reading the collector
- * without any locking. */
+ * and what other requests get. metrics_http.c serves it. The walk over the collector runs on
+ * the daemon's only thread, between ticks, without any locking, and in one go: into a snapshot
+ * (metrics_snap.h), which metrics_stream.c then writes out in the format asked for as the page
+ * is sent, so the page is one tick's however long the sending takes. */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -20,8 +21,7 @@
 #include "daemon/sinks/metrics.h"
 #include "daemon/collect/why.h"
 #include "daemon/sinks/metrics_page.h"
-#include "daemon/sinks/metrics_pb.h"
-#include "daemon/sinks/metrics_text.h"
+#include "daemon/sinks/metrics_snap.h"
 #include "common/macro.h"
 #include "common/util.h"
 
@@ -44,7 +44,7 @@ static void label_text(char *buf, const char *s, size_t max)
  * buckets are summed while its histogram is written, one group at a time. */
 struct group {
 	unsigned leader;	/* index of the first series with this kind, sub and label */
-	char label[LABEL_MAX];	/* its name as label_text() writes it */
+	char *label;		/* its name as label_text() writes it; NULL for a series gone */
 	unsigned next;		/* the next series of the group, UINT_MAX: none */
 	unsigned last;		/* the leader's: its last series so far */
 	uint64_t count, sum_ns, aux;	/* the leader's: its series' totals since start, summed */
@@ -57,8 +57,10 @@ struct group {
 
 static void groups_free(struct group *g, unsigned n)
 {
-	for (unsigned i = 0; g && i < n; i++)
+	for (unsigned i = 0; g && i < n; i++) {
 		free(g[i].slot_max);
+		free(g[i].label);
+	}
 	free(g);
 }
 
@@ -68,6 +70,7 @@ static struct group *group_series(const struct collector *c, bool cpu_label)
 {
 	struct group *g = calloc(c->nseries ? c->nseries : 1, sizeof(*g));
 	struct window_iter it;
+	char label[LABEL_MAX];
 
 	if (!g)
 		return NULL;
@@ -80,7 +83,11 @@ static struct group *group_series(const struct collector *c, bool cpu_label)
 		g[i].next = UINT_MAX;
 		if (s->gone)	/* ended: its cells are others' now; the loops below skip it */
 			continue;
-		label_text(g[i].label, s->name, IRQ_NAME_LEN);
+		label_text(label, s->name, IRQ_NAME_LEN);
+		if (!(g[i].label = strdup(label))) {
+			groups_free(g, c->nseries);
+			return NULL;
+		}
 		for (unsigned j = 0; j < i; j++)
 			if (g[j].leader == j && !c->series[j].gone && c->series[j].kind == s->kind && c->series[j].sub == s->sub &&
 			    !strcmp(g[j].label, g[i].label)) {
@@ -437,85 +444,27 @@ static void page_walk(struct page_writer *w, const struct metrics_sources *src, 
 	why_metrics(w, src->why);
 }
 
-/* The page is written into memory sized for it from the start. open_memstream() doubles its
- * buffer into a new one and copies, and once a big answer's objects were freed into the heap
- * those copies were carved out of them: a 12 MiB page (4096 handlers x 256 CPUs) took 35 MiB
- * at its peak, which put the daemon over its 64 MiB bound (bench/scale, docs/bench.md). A
- * page is about 3 KiB a series (12,436,211 bytes for 4096): PAGE_SERIES_BYTES a series holds
- * it whole, and the part not written is never touched. The protobuf page is about a third of
- * the text one; a text page with a metrics-le-factor below 8 has more le lines a histogram
- * (up to 202 at 1) and grows past the estimate by halves. */
-#define PAGE_SERIES_BYTES 4096u
-#define PAGE_BASE_BYTES (64u << 10)	/* build info, drops, BPF statistics, tracepoints */
+/* Bytes of recording a series (metrics_snap.h): about 190 at 4096 handlers on 256 CPUs, its
+ * labels once per family and its histogram's buckets; more with metrics-cpu-label (a
+ * histogram per CPU) or wider histograms, and past the hint it grows by halves. */
+#define SNAP_SERIES_BYTES 384u
+#define SNAP_BASE_BYTES (16u << 10)	/* build info, drops, BPF statistics, tracepoints */
 
-struct page {
-	char *buf;
-	size_t len, cap;
-};
-
-static ssize_t page_write(void *cookie, const char *data, size_t n)
+struct page_snap *metrics_snapshot(const struct metrics_sources *src, unsigned le_factor)
 {
-	struct page *p = cookie;
-
-	if (p->len + n + 1 > p->cap) {	/* past the estimate: grow by half */
-		size_t cap = p->cap + p->cap / 2 > p->len + n + 1 ? p->cap + p->cap / 2 : p->len + n + 1;
-		char *b = realloc(p->buf, cap);
-
-		if (!b)
-			return -1;	/* stdio: ENOSPC-like failure, seen at fclose() */
-		p->buf = b;
-		p->cap = cap;
-	}
-	memcpy(p->buf + p->len, data, n);
-	p->len += n;
-	p->buf[p->len] = 0;
-	return (ssize_t)n;
-}
-
-static FILE *page_open(struct page *p, unsigned nseries)
-{
-	p->len = 0;
-	p->cap = PAGE_BASE_BYTES + (size_t)PAGE_SERIES_BYTES * nseries;
-	p->buf = malloc(p->cap);
-	if (!p->buf)
-		return NULL;
-	p->buf[0] = 0;
-	return fopencookie(p, "w", (cookie_io_functions_t){ .write = page_write });
-}
-
-char *metrics_render_as(const struct metrics_sources *src, enum metrics_format format, size_t *len)
-{
-	unsigned le_factor = src->cfg ? src->cfg->metrics_le_factor : METRICS_LE_FACTOR_DEFAULT;
 	bool cpu_label = src->cfg && src->cfg->metrics_cpu_label;
 	struct group *g = group_series(src->col, cpu_label);
-	struct page page = { 0 };
-	FILE *f = page_open(&page, src->col->nseries);
-	int r = -ENOMEM;
+	struct page_writer *w = g ? page_snap_recorder(SNAP_BASE_BYTES + (size_t)SNAP_SERIES_BYTES * src->col->nseries) : NULL;
+	struct page_snap *snap = NULL;
 
-	if (f && g) {
-		_cleanup_(page_writer_freep) struct page_writer *w =
-			format == METRICS_PROTOBUF ? metrics_pb_writer(f, le_factor) : metrics_text_writer(f, le_factor);
-
-		if (w) {
-			page_walk(w, src, g, le_factor, cpu_label);
-			r = w->end(w);
-		}
+	if (w) {
+		page_walk(w, src, g, le_factor, cpu_label);
+		if (w->end(w) == 0)
+			snap = page_snap_take(w);
+		w->free(w);
 	}
-	/* the last writes reach page.buf here, which a realloc may move: it is read after */
-	if (f && fclose(f) != 0)
-		r = -ENOMEM;	/* out of memory while writing */
 	groups_free(g, src->col->nseries);
-	if (r < 0) {
-		free(page.buf);
-		return NULL;
-	}
-	*len = page.len;
-	return page.buf;
-}
-
-char *metrics_render(const struct metrics_sources *src, size_t *len)
-{
-	return metrics_render_as(src, METRICS_TEXT, len);
+	return snap;
 }
 
 /* One media range of an Accept header, [p, end): its q (1 when absent; 0, the range refused,

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "daemon/collect/collect.h"
 
 struct daemon_config;
@@ -38,10 +39,30 @@ enum metrics_format { METRICS_TEXT, METRICS_PROTOBUF };
 #define METRICS_PROTOBUF_TYPE \
 	"application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; encoding=delimited"
 
-/* The page, for tests and the scrape benchmark: a malloc'ed buffer, its length in *len; the
- * text format is a NUL-terminated string, the protobuf stream binary. NULL: out of memory. */
+/* The page as it is sent (metrics_stream.c): a snapshot of the collector taken at once, in
+ * the walk's one go (metrics_snap.h; 1 MiB for a 16 MB page), written out in the
+ * format asked for a piece at a time as the scraper reads it, never whole. The pieces are
+ * the page metrics_render_as() returns, byte for byte, whatever their sizes. */
+struct metrics_stream;
+#define METRICS_STREAM_BLOCK (32u << 10)	/* the piece libmicrohttpd asks for at most */
+
+/* 0, or -ENOMEM */
+int metrics_stream_new(const struct metrics_sources *src, enum metrics_format format, struct metrics_stream **out);
+/* Up to max bytes of the page into buf: how many, 0 once it was all read, or -ENOMEM */
+ssize_t metrics_stream_read(struct metrics_stream *s, char *buf, size_t max);
+/* The bytes it holds: its snapshot and the piece being written */
+size_t metrics_stream_held(const struct metrics_stream *s);
+void metrics_stream_free(struct metrics_stream *s);
+
+/* The page whole, for tests and fuzzers: the stream read into a malloc'ed buffer, its length
+ * in *len; the text format is a NUL-terminated string, the protobuf stream binary. NULL: out of
+ * memory. */
 char *metrics_render_as(const struct metrics_sources *src, enum metrics_format format, size_t *len);
 char *metrics_render(const struct metrics_sources *src, size_t *len);	/* the text format */
+
+/* The snapshot a stream is written from (metrics.c's walk), with the le bounds of le_factor;
+ * NULL: out of memory */
+struct page_snap *metrics_snapshot(const struct metrics_sources *src, unsigned le_factor);
 
 /* Which format an Accept header asks for: the protobuf stream (a media range
  * application/vnd.google.protobuf with proto=io.prometheus.client.MetricFamily and
@@ -54,7 +75,7 @@ enum metrics_format metrics_negotiate(const char *accept);
  * alone (metrics_http.c sends it; the fuzzer calls it without a socket). */
 struct metrics_answer {
 	unsigned status;		/* 200, 404 or 405 */
-	const char *body;		/* a fixed text; NULL with 200: the page, metrics_render_as() */
+	const char *body;		/* a fixed text; NULL with 200: the page, a metrics_stream */
 	const char *content_type;
 	const char *allow;		/* the Allow header of a 405, else NULL */
 	enum metrics_format format;	/* of the page */

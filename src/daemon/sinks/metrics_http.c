@@ -230,6 +230,25 @@ static bool authorized(const struct metrics *m, struct MHD_Connection *conn)
 	return ok;
 }
 
+/* libmicrohttpd asks for the page a piece at a time, as the connection can take it: the page
+ * is never held whole (metrics_stream.c says why), and the pieces come from the snapshot the
+ * request took, so a tick while a slow scraper reads does not mix two ticks into its page.
+ * pos is where MHD is: the stream knows it already (MHD asks in order, from 0). */
+static ssize_t page_piece(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	ssize_t n = metrics_stream_read(cls, buf, max);
+	(void)pos;
+
+	if (n < 0)
+		return MHD_CONTENT_READER_END_WITH_ERROR;	/* out of memory: MHD closes the connection */
+	return n ? n : MHD_CONTENT_READER_END_OF_STREAM;
+}
+
+static void page_done(void *cls)
+{
+	metrics_stream_free(cls);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
 				  const char *version, const char *upload, size_t *upload_size, void **con_cls)
 {
@@ -239,8 +258,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	struct http_conn *hc = conn_of(conn);
 	struct metrics_answer a;
 	struct MHD_Response *r;
-	size_t len = 0;
-	char *page;
+	struct metrics_stream *page;
 	(void)version;
 	(void)upload;
 
@@ -273,12 +291,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	if (a.body) {
 		r = sym_MHD_create_response_from_buffer(strlen(a.body), (void *)a.body, MHD_RESPMEM_PERSISTENT);
 	} else {
-		page = metrics_render_as(&m->src, a.format, &len);
-		if (!page)
+		/* the snapshot is taken now, whole, between two ticks */
+		if (metrics_stream_new(&m->src, a.format, &page) < 0)
 			return MHD_NO;	/* out of memory: MHD closes the connection */
-		r = sym_MHD_create_response_from_buffer(len, page, MHD_RESPMEM_MUST_FREE);
+		/* its length is known only once written: chunked (HTTP/1.1), or to the close */
+		r = sym_MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, METRICS_STREAM_BLOCK, page_piece, page, page_done);
 		if (!r)
-			free(page);
+			metrics_stream_free(page);
 	}
 	if (r && a.allow)
 		sym_MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, a.allow);

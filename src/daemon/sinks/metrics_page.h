@@ -37,13 +37,18 @@ double metrics_le_seconds(int index);
 void metrics_le_counts(const struct hist *h, const int *index, unsigned n, uint64_t *cum);
 
 /* A page writer: family() opens a family, number() and histogram() add a series to it (the
- * labels without le), end() closes the page (0, or -ENOMEM). */
+ * labels without le), end() closes the page (0, or -ENOMEM). A writer that must know a
+ * family's length before its first byte (the protobuf stream: each family is a delimited
+ * message) has measure(): the page is sent as it is written, not held whole, so each family is
+ * handed to it twice, first between measure(w, true) and measure(w, false), when it writes
+ * nothing and counts its bytes, then for real (metrics_stream.c). NULL: one pass. */
 struct page_writer {
 	void (*family)(struct page_writer *w, const char *name, enum metric_type type, const char *help);
 	void (*number)(struct page_writer *w, const struct metric_label *l, unsigned nl, uint64_t v, bool ns_as_seconds);
 	void (*histogram)(struct page_writer *w, const struct metric_label *l, unsigned nl, const struct hist *h);
 	int (*end)(struct page_writer *w);
 	void (*free)(struct page_writer *w);
+	void (*measure)(struct page_writer *w, bool on);
 };
 
 static inline void page_writer_freep(struct page_writer **w)

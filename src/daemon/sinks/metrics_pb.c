@@ -10,10 +10,14 @@
  * counted in sample_count only (docs/metrics.md). The classic buckets of the text format go in
  * the same message, for scrapers that read those.
  *
- * A family is written as it comes: its header, then each Metric as one occurrence of the
- * repeated field 4, so that no more than one series' message is ever held at a time. A family
- * without series (no tracepoint consumed, a kind switched off) is left out, where the text
- * format has its HELP and TYPE lines alone. */
+ * A family is written as it comes: its length, its header, then each Metric as one occurrence
+ * of the repeated field 4, so that no more than one series' message is ever held at a time.
+ * The length comes first, so each family is handed over twice (measure(), metrics_page.h): a
+ * first pass adds up the packed sizes and writes nothing, the second writes. (The family was
+ * held whole in memory before, to learn its length: at 4096 handlers its histograms are
+ * megabytes, and the page is now sent as it is written, metrics_stream.c.) A family without
+ * series (no tracepoint consumed, a kind switched off) is left out, where the text format has
+ * its HELP and TYPE lines alone. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,9 +39,11 @@
 struct pb_writer {
 	struct page_writer w;
 	FILE *out;		/* the page */
-	char *fam;		/* the open family's message so far */
-	size_t fam_len;
-	FILE *fam_f;		/* writes into fam */
+	bool measuring;		/* the first pass over a family: count, write nothing */
+	bool measured;		/* fam_len and fam_metrics are the next family's */
+	size_t fam_len;		/* the family's message: its length (measuring: so far) */
+	unsigned fam_metrics;	/* ... its series */
+	bool skip;		/* the open family has no series: nothing of it is written */
 	enum metric_type type;	/* the open family's */
 	unsigned nmetric;	/* the open family's series so far */
 	int le_index[LE_BOUNDS_MAX];
@@ -52,6 +58,15 @@ struct pb_writer {
 static struct pb_writer *pb_of(struct page_writer *w)
 {
 	return (struct pb_writer *)w;
+}
+
+static size_t varint_len(uint64_t v)
+{
+	size_t n = 1;
+
+	for (; v >= 0x80; v >>= 7)
+		n++;
+	return n;
 }
 
 static void put_varint(FILE *f, uint64_t v)
@@ -79,23 +94,6 @@ static void pack(FILE *f, const ProtobufCMessage *m)
 	protobuf_c_message_pack_to_buffer(m, &b.base);
 }
 
-/* The open family, whole, with its length in front; none without series (a family with no
- * metric says nothing, and scrapers need not take one) */
-static void family_close(struct pb_writer *p)
-{
-	if (!p->fam_f)
-		return;
-	if (fclose(p->fam_f) != 0)
-		p->failed = true;
-	else if (p->nmetric) {
-		put_varint(p->out, p->fam_len);
-		fwrite(p->fam, 1, p->fam_len, p->out);
-	}
-	p->fam_f = NULL;
-	free(p->fam);
-	p->fam = NULL;
-}
-
 static void pb_family(struct page_writer *w, const char *name, enum metric_type type, const char *help)
 {
 	static const Io__Prometheus__Client__MetricType types[] = {
@@ -106,27 +104,45 @@ static void pb_family(struct page_writer *w, const char *name, enum metric_type 
 	struct pb_writer *p = pb_of(w);
 	Io__Prometheus__Client__MetricFamily mf = IO__PROMETHEUS__CLIENT__METRIC_FAMILY__INIT;
 
-	family_close(p);
-	p->fam_f = open_memstream(&p->fam, &p->fam_len);
-	if (!p->fam_f) {
-		p->failed = true;
-		return;
-	}
 	mf.name = (char *)name;
 	mf.help = (char *)help;
 	mf.has_type = true;
 	mf.type = types[type];
 	p->type = type;
 	p->nmetric = 0;
-	pack(p->fam_f, &mf.base);
+	if (p->measuring) {
+		p->fam_len = protobuf_c_message_get_packed_size(&mf.base);
+		return;
+	}
+	if (!p->measured)
+		p->failed = true;	/* a family not measured first: its length is unknown */
+	p->measured = false;
+	/* none without series: a family with no metric says nothing, and scrapers need not take one */
+	p->skip = !p->fam_metrics;
+	if (p->skip)
+		return;
+	put_varint(p->out, p->fam_len);
+	pack(p->out, &mf.base);
+}
+
+static void pb_measure(struct page_writer *w, bool on)
+{
+	struct pb_writer *p = pb_of(w);
+
+	p->measuring = on;
+	if (!on) {
+		p->measured = true;
+		p->fam_metrics = p->nmetric;
+	}
 }
 
 /* One Metric of the open family: its labels, and what the caller set in m */
 static void put_metric(struct pb_writer *p, Io__Prometheus__Client__Metric *m, const struct metric_label *l, unsigned nl)
 {
 	Io__Prometheus__Client__LabelPair pair[METRIC_LABELS_MAX], *pair_p[METRIC_LABELS_MAX];
+	size_t size;
 
-	if (!p->fam_f)
+	if (p->skip && !p->measuring)
 		return;
 	for (unsigned i = 0; i < nl && i < METRIC_LABELS_MAX; i++) {
 		io__prometheus__client__label_pair__init(&pair[i]);
@@ -137,9 +153,14 @@ static void put_metric(struct pb_writer *p, Io__Prometheus__Client__Metric *m, c
 	m->n_label = nl < METRIC_LABELS_MAX ? nl : METRIC_LABELS_MAX;
 	m->label = pair_p;
 	p->nmetric++;
-	put_varint(p->fam_f, FIELD_METRIC_FAMILY_METRIC << 3 | WIRE_LEN);
-	put_varint(p->fam_f, protobuf_c_message_get_packed_size(&m->base));
-	pack(p->fam_f, &m->base);
+	size = protobuf_c_message_get_packed_size(&m->base);
+	if (p->measuring) {
+		p->fam_len += varint_len(FIELD_METRIC_FAMILY_METRIC << 3 | WIRE_LEN) + varint_len(size) + size;
+		return;
+	}
+	put_varint(p->out, FIELD_METRIC_FAMILY_METRIC << 3 | WIRE_LEN);
+	put_varint(p->out, size);
+	pack(p->out, &m->base);
 }
 
 static void pb_number(struct page_writer *w, const struct metric_label *l, unsigned nl, uint64_t v, bool ns_as_seconds)
@@ -234,18 +255,12 @@ static int pb_end(struct page_writer *w)
 {
 	struct pb_writer *p = pb_of(w);
 
-	family_close(p);
 	return p->failed || ferror(p->out) ? -ENOMEM : 0;
 }
 
 static void pb_free(struct page_writer *w)
 {
-	struct pb_writer *p = pb_of(w);
-
-	if (p->fam_f)
-		fclose(p->fam_f);
-	free(p->fam);
-	free(p);
+	free(pb_of(w));
 }
 
 struct page_writer *metrics_pb_writer(FILE *f, unsigned le_factor)
@@ -254,7 +269,7 @@ struct page_writer *metrics_pb_writer(FILE *f, unsigned le_factor)
 
 	if (!p)
 		return NULL;
-	p->w = (struct page_writer){ pb_family, pb_number, pb_histogram, pb_end, pb_free };
+	p->w = (struct page_writer){ pb_family, pb_number, pb_histogram, pb_end, pb_free, pb_measure };
 	p->out = f;
 	p->nle = metrics_le_bounds(le_factor, p->le_index);
 	return &p->w;

@@ -124,7 +124,7 @@ struct page_writer *metrics_text_writer(FILE *f, unsigned le_factor)
 
 	if (!t)
 		return NULL;
-	t->w = (struct page_writer){ text_family, text_number, text_histogram, text_end, text_free };
+	t->w = (struct page_writer){ text_family, text_number, text_histogram, text_end, text_free, NULL };
 	t->f = f;
 	t->nle = metrics_le_bounds(le_factor, t->le_index);
 	return &t->w;

@@ -11,7 +11,8 @@
 #define MHD_FUNCTIONS(X)						\
 	X(MHD_add_connection) X(MHD_add_response_header)		\
 	X(MHD_basic_auth_get_username_password) X(MHD_free)		\
-	X(MHD_create_response_from_buffer) X(MHD_destroy_response)	\
+	X(MHD_create_response_from_buffer) X(MHD_create_response_from_callback) \
+	X(MHD_destroy_response)						\
 	X(MHD_get_connection_info) X(MHD_get_daemon_info)		\
 	X(MHD_get_timeout) X(MHD_is_feature_supported)			\
 	X(MHD_lookup_connection_value) X(MHD_queue_basic_auth_fail_response) \
