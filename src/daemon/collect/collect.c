@@ -17,13 +17,45 @@ static const unsigned window_ticks[] = { 1, 10, 60, 0 };
 /* A cell as the collector last read it: what the next read is a delta from, and, summed over
  * a series' cells, its buckets since start. The counters are 32-bit and wrap; their
  * differences do not (a tick holds far fewer than 2^32 values). hi counts the wraps of each
- * bucket: NULL until the first (a bucket of one cell past 4 billion values). */
+ * bucket: NULL until the first (a bucket of one cell past 4 billion values).
+ *
+ * The buckets are kept from the lowest to the highest that ever held a run, and the zero
+ * bucket apart (0 ns runs would stretch the range down to it): one handler's runs fall in a
+ * few dozen neighbouring buckets of the 258. A dense copy of every bucket was 1,056 bytes a
+ * cell, 17 MiB of the daemon's 84 at 4096 handlers on 256 CPUs (docs/bench.md, "The daemon at
+ * scale"); this is about 150. */
 struct cell_prev {
 	uint64_t sum_ns;
 	uint32_t aux;
-	uint32_t hist[HIST_BUCKETS];
+	uint32_t zero;		/* the zero bucket */
 	uint32_t *hi;
+	uint16_t lo, n;		/* hist[i] is bucket lo + i, for i < n */
+	uint32_t hist[];
 };
+
+static uint32_t prev_bucket(const struct cell_prev *p, unsigned b)
+{
+	if (b == HIST_ZERO)
+		return p->zero;
+	return b - p->lo < p->n ? p->hist[b - p->lo] : 0;	/* below lo: wraps, so above n */
+}
+
+/* p with bucket b (not the zero bucket) in its range, moved; NULL: out of memory, p as it was */
+static struct cell_prev *prev_cover(struct cell_prev *p, unsigned b)
+{
+	unsigned lo = p->n && p->lo < b ? p->lo : b, end = p->n && p->lo + p->n > b + 1u ? p->lo + p->n : b + 1u;
+	unsigned shift = p->n ? p->lo - lo : 0, old_n = p->n;
+	struct cell_prev *np = realloc(p, sizeof(*p) + (end - lo) * sizeof(p->hist[0]));
+
+	if (!np)
+		return NULL;
+	memmove(np->hist + shift, np->hist, old_n * sizeof(np->hist[0]));
+	memset(np->hist, 0, shift * sizeof(np->hist[0]));
+	memset(np->hist + shift + old_n, 0, (end - lo - shift - old_n) * sizeof(np->hist[0]));
+	np->lo = (uint16_t)lo;
+	np->n = (uint16_t)(end - lo);
+	return np;
+}
 
 uint64_t now_ns(void)
 {
@@ -264,7 +296,7 @@ static uint64_t read_cell(struct collector *c, struct cell_state *cs, volatile s
 	struct cell_prev *prev = cs->prev;
 	uint64_t n = 0, m;
 
-	if (live->sum_ns == prev->sum_ns && live->hist[HIST_ZERO] == prev->hist[HIST_ZERO])
+	if (live->sum_ns == prev->sum_ns && live->hist[HIST_ZERO] == prev->zero)
 		return 0;
 	/* max is "since last read": take it and leave 0 in its place, then copy the rest */
 	m = __atomic_exchange_n(&live->max_ns, 0, __ATOMIC_RELAXED);
@@ -273,11 +305,21 @@ static uint64_t read_cell(struct collector *c, struct cell_state *cs, volatile s
 
 	for (unsigned b = 0; b < HIST_BUCKETS; b++) {
 		uint32_t v = __atomic_load_n(&live->hist[b], __ATOMIC_RELAXED);
-		uint32_t d = v - prev->hist[b];	/* mod 2^32 */
+		uint32_t was = prev_bucket(prev, b), d = v - was;	/* mod 2^32 */
 
 		if (!d)
 			continue;
-		if (v < prev->hist[b]) {	/* wrapped */
+		if (b != HIST_ZERO && b - prev->lo >= prev->n) {	/* a bucket new to the cell */
+			struct cell_prev *np = prev_cover(prev, b);
+
+			if (!np) {
+				/* left to a later read: the bucket's runs come late, none is lost */
+				log_error("out of memory: the runs of a bucket are counted at a later tick");
+				continue;
+			}
+			cs->prev = prev = np;
+		}
+		if (v < was) {	/* wrapped */
 			if (!prev->hi && !(prev->hi = calloc(HIST_BUCKETS, sizeof(*prev->hi))))
 				log_error("out of memory: a bucket counter that wrapped is lost from its series' totals");
 			else
@@ -285,7 +327,10 @@ static uint64_t read_cell(struct collector *c, struct cell_state *cs, volatile s
 		}
 		c->delta[b] += d;
 		n += d;
-		prev->hist[b] = v;
+		if (b == HIST_ZERO)
+			prev->zero = v;
+		else
+			prev->hist[b - prev->lo] = v;
 	}
 	*sum += now_sum - prev->sum_ns;
 	*aux += (uint32_t)(now_aux - prev->aux);
@@ -484,8 +529,9 @@ void collector_series_total_pick(const struct collector *c, unsigned s, const st
 			if (sc->max_ns > out->max_ns)
 				out->max_ns = sc->max_ns;
 		}
-		for (unsigned b = 0; b < HIST_BUCKETS; b++)
-			out->bucket[b] += p->hist[b] + (p->hi ? (uint64_t)p->hi[b] << 32 : 0);
+		out->bucket[HIST_ZERO] += p->zero + (p->hi ? (uint64_t)p->hi[HIST_ZERO] << 32 : 0);
+		for (unsigned i = 0; i < p->n; i++)
+			out->bucket[p->lo + i] += p->hist[i] + (p->hi ? (uint64_t)p->hi[p->lo + i] << 32 : 0);
 	}
 }
 
@@ -576,8 +622,9 @@ void collector_series_cpu_total(const struct collector *c, unsigned s, unsigned 
 	out->sum_ns = sc->sum_ns;
 	out->aux = sc->aux;
 	out->max_ns = sc->max_ns;
-	for (unsigned b = 0; b < HIST_BUCKETS; b++)
-		out->bucket[b] = p->hist[b] + (p->hi ? (uint64_t)p->hi[b] << 32 : 0);
+	out->bucket[HIST_ZERO] = p->zero + (p->hi ? (uint64_t)p->hi[HIST_ZERO] << 32 : 0);
+	for (unsigned i = 0; i < p->n; i++)
+		out->bucket[p->lo + i] = p->hist[i] + (p->hi ? (uint64_t)p->hi[p->lo + i] << 32 : 0);
 }
 
 void collector_window(const struct collector *c, unsigned s, enum window w, struct hist *out, double *seconds)

@@ -229,10 +229,45 @@ static void test_empty_and_size(void **state)
 	tick_buf_free(&b);
 }
 
+/* Counts of a few runs a bucket (written two to a byte) and larger ones, in spans with gaps
+ * of every length, odd and even, read back as written */
+static void test_small_counts(void **state)
+{
+	uint64_t x = 0x71c45ull;
+	struct tick_buf b = { 0 };
+	(void)state;
+
+	for (unsigned round = 0; round < 200; round++) {
+		uint64_t bucket[HIST_BUCKETS] = { 0 }, n = 0;
+		struct tick_cursor cur;
+		struct hist h = { 0 };
+
+		for (unsigned k = 0; k < HIST_BUCKETS; k++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			unsigned r = (unsigned)(x >> 33);
+
+			if (r % 4 == 0)	/* a quarter of the buckets: runs of gaps between */
+				continue;
+			bucket[k] = round % 3 == 2 && r % 29 == 0 ? 16 + r % 1000 : r % 16;
+			n += bucket[k];
+		}
+		struct tick_cpu_delta d = { .slot = round % 3, .sum_ns = 5 * n, .max_ns = round, .bucket = bucket };
+
+		tick_buf_reset(&b);
+		assert_int_equal(tick_buf_append(&b, round, &d), 0);
+		tick_cursor_init(&cur, &b);
+		assert_int_equal(tick_cursor_take(&cur, round, &h), 1);
+		assert_memory_equal(h.bucket, bucket, sizeof(bucket));
+		assert_true(h.count == n && h.sum_ns == 5 * n && h.max_ns == round);
+	}
+	tick_buf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_small_counts),
 		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_empty_and_size),
 	};
