@@ -45,6 +45,18 @@ static void put_lat(char cnt[16], char p99[16], char max[16], json_object *t, co
 	fmt_latency(max, 16, json_get_u64(t, max_key, 0), n, 0);
 }
 
+/* "98% blocking task python3[3991] (FIFO 99)" as "98% python3[3991] (FIFO 99)" where the
+ * screen is narrow: a task named with its pid and policy is the blocking one (other tasks are
+ * not named), and the pid is what tells two threads apart */
+static void brief(char *cause)
+{
+	static const char word[] = "blocking task ";
+	char *p = strstr(cause, word);
+
+	if (p)
+		memmove(p, p + sizeof(word) - 1, strlen(p + sizeof(word) - 1) + 1);
+}
+
 static void put_line(FILE *f, const char *line, int width)
 {
 	fprintf(f, "%.*s\n", width > 0 ? width : (int)strlen(line), line);
@@ -61,13 +73,13 @@ void cpulat_print(FILE *f, json_object *summary, int width)
 	    !json_object_array_length(load))
 		return;
 	fputc('\n', f);
-	snprintf(line, sizeof(line), "Per CPU over the last %s: timer lateness and wake-up latency (rtla timerlat's IRQ "
-		 "and thread latency), %% of the CPU left to tasks, top cause of the late waits kept",
+	/* 80 columns: what each column is, irqlat(1) says */
+	snprintf(line, sizeof(line), "Per CPU over the last %s, as rtla timerlat top and osnoise print it",
 		 json_get_str(summary, "window", "?"));
 	put_line(f, line, width);
 	/* rtla's IRQ latency is read by its maximum, a wake-up by its tail too: at 80 columns the
-	 * cause keeps 26 */
-	snprintf(line, sizeof(line), "%-5s %7s %7s %7s %7s %7s %6s  %s", "CPU", "TIMERS", "MAX", "WAKEUPS", "P99", "MAX",
+	 * cause keeps 28 */
+	snprintf(line, sizeof(line), "%-5s %6s %7s %7s %7s %7s %6s  %s", "CPU", "TIMERS", "MAX", "WAKEUPS", "P99", "MAX",
 		 "FREE%", "TOP CAUSE");
 	put_line(f, line, width);
 	for (size_t i = 0; i < json_object_array_length(load); i++) {
@@ -76,6 +88,7 @@ void cpulat_print(FILE *f, json_object *summary, int width)
 		json_object *t = timer_cpu(summary, cpu);
 		uint32_t c = (uint32_t)cpu;
 		char tn[16], tm[16], wn[16], wp[16], wm[16], cause[160];
+		int n;
 		/* softirqs include the hard IRQs that interrupt them: the load may count those twice */
 		double free_pct = 100 - 100 * json_get_double(l, "total_share", 0);
 
@@ -84,8 +97,11 @@ void cpulat_print(FILE *f, json_object *summary, int width)
 		if (!why_top_cause(cause, sizeof(cause), waits, nwaits, on_cpu, &c))
 			snprintf(cause, sizeof(cause), "-");
 		/* "cpu1", not a number first: a row of the handlers' table starts with its IRQ number */
-		snprintf(line, sizeof(line), "cpu%-2lld %7s %7s %7s %7s %7s %6.1f  %s", (long long)cpu, tn, tm, wn, wp, wm,
-			 free_pct > 0 ? free_pct : 0, cause);
+		n = snprintf(line, sizeof(line), "cpu%-2lld %6s %7s %7s %7s %7s %6.1f  ", (long long)cpu, tn, tm, wn, wp, wm,
+			     free_pct > 0 ? free_pct : 0);
+		if (width > 0 && n + (int)strlen(cause) > width)
+			brief(cause);
+		snprintf(line + n, sizeof(line) - (size_t)n, "%s", cause);
 		put_line(f, line, width);
 	}
 }
