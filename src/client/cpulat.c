@@ -8,20 +8,6 @@
 #include "common/macro.h"
 #include "common/util.h"
 
-/* The CPU's element of timers.cpus, NULL when no timer fired there since the start */
-static json_object *timer_cpu(json_object *summary, int64_t cpu)
-{
-	json_object *t, *cpus;
-
-	if (!json_object_object_get_ex(summary, "timers", &t) || !json_object_object_get_ex(t, "cpus", &cpus) ||
-	    !json_object_is_type(cpus, json_type_array))
-		return NULL;
-	for (size_t i = 0; i < json_object_array_length(cpus); i++)
-		if (json_get_i64(json_object_array_get_idx(cpus, i), "cpu", -1) == cpu)
-			return json_object_array_get_idx(cpus, i);
-	return NULL;
-}
-
 static bool on_cpu(const struct why_named *w, const void *arg)
 {
 	return w->cpu == *(const uint32_t *)arg;
@@ -85,7 +71,7 @@ void cpulat_print(FILE *f, json_object *summary, int width)
 	for (size_t i = 0; i < json_object_array_length(load); i++) {
 		json_object *l = json_object_array_get_idx(load, i);
 		int64_t cpu = json_get_i64(l, "cpu", -1);
-		json_object *t = timer_cpu(summary, cpu);
+		json_object *t = table_timer_cpu(summary, cpu);
 		uint32_t c = (uint32_t)cpu;
 		char tn[16], tm[16], wn[16], wp[16], wm[16], cause[160];
 		int n;

@@ -33,20 +33,6 @@ static size_t worst_of(char *buf, size_t len, json_object *summary, enum lat_kin
 	return (size_t)snprintf(buf, len, "%.*s %s", (int)wlen, word, v);
 }
 
-/* The CPU's line in timers.cpus: its lateness and wake-ups */
-static json_object *timer_cpu(json_object *summary, int64_t cpu)
-{
-	json_object *t, *cpus;
-
-	if (!json_object_object_get_ex(summary, "timers", &t) || !json_object_object_get_ex(t, "cpus", &cpus) ||
-	    !json_object_is_type(cpus, json_type_array))
-		return NULL;
-	for (size_t i = 0; i < json_object_array_length(cpus); i++)
-		if (json_get_i64(json_object_array_get_idx(cpus, i), "cpu", -1) == cpu)
-			return json_object_array_get_idx(cpus, i);
-	return NULL;
-}
-
 int first_lines(json_object *summary, char lines[][FIRSTLINE_LEN], int max)
 {
 	json_object *load;
@@ -78,7 +64,7 @@ int first_lines(json_object *summary, char lines[][FIRSTLINE_LEN], int max)
 				 ncpu - i);
 			break;
 		}
-		t = timer_cpu(summary, cpu);
+		t = table_timer_cpu(summary, cpu);
 		if (t && json_get_u64(t, "window_count", 0))
 			fmt_latency(late, sizeof(late), json_get_u64(t, "lateness_max_ns", 0), 1, 0);
 		if (t && json_get_u64(t, "wakeup_window_count", 0))

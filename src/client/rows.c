@@ -25,6 +25,19 @@ uint64_t table_field(json_object *o, const char *prefix, const char *name)
 	return json_get_u64(o, key, 0);
 }
 
+json_object *table_timer_cpu(json_object *summary, int64_t cpu)
+{
+	json_object *t, *cpus;
+
+	if (!json_object_object_get_ex(summary, "timers", &t) || !json_object_object_get_ex(t, "cpus", &cpus) ||
+	    !json_object_is_type(cpus, json_type_array))
+		return NULL;
+	for (size_t i = 0; i < json_object_array_length(cpus); i++)
+		if (json_get_i64(json_object_array_get_idx(cpus, i), "cpu", -1) == cpu)
+			return json_object_array_get_idx(cpus, i);
+	return NULL;
+}
+
 json_object *table_row_object(json_object *summary, const struct row *r)
 {
 	json_object *arr = table_source_array(summary, r->kind);

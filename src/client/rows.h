@@ -44,6 +44,9 @@ json_object *table_source_array(json_object *summary, enum lat_kind k);
 uint64_t table_field(json_object *o, const char *prefix, const char *name);
 /* The element of the summary row r was made from */
 json_object *table_row_object(json_object *summary, const struct row *r);
+/* The CPU's element of the summary's timers.cpus (its timers' lateness and the wake-ups of its
+ * tasks), NULL when no timer fired there since the daemon started */
+json_object *table_timer_cpu(json_object *summary, int64_t cpu);
 /* Runs lost of every kind since the daemon started: the sum of the summary's "drops". */
 uint64_t table_drops(json_object *summary);
 /* "2.1k IRQ/s (25.7 device, 2.1k vector)": the interrupts the CPUs took in the summary's
