@@ -300,13 +300,17 @@ struct why_event {
 
 /* Per CPU and class of wait, what the late waits (those at or above their cell's threshold)
  * spent in each part: the why_counts map, a plain mmapable array, element
- * cpu * WHY_CLASSES + class, written only by that CPU's programs. */
+ * cpu * WHY_CLASSES + class, written only by that CPU's programs, one wait at a time. A
+ * reader on another CPU sees a wait's fields change one at a time (each 8-byte field whole), so
+ * a copy taken while a wait is added can hold part of it: seq is odd while one is, and moves on
+ * with each, so a copy between two equal even readings of seq is whole (a seqcount). */
 enum why_class { WHY_CLASS_WAKEUP = 0, WHY_CLASS_THREADED = 1, WHY_CLASS_TIMER = 2, WHY_CLASSES = 3 };
 struct why_count {
 	__u64 waits;		/* late waits explained */
 	__u64 total_ns;		/* their total */
 	__u64 part_ns[WHY_PARTS];
-	__u64 _pad[3];
+	__u64 seq;		/* 2 x waits added; odd while one is being added */
+	__u64 _pad[2];
 } __attribute__((aligned(64)));
 
 /* Timer wake-ups (bpf/sched.bpf.c): a task that sched_waking saw woken from inside an hrtimer

@@ -87,11 +87,15 @@ static __always_inline void why_count_add(__u32 cls, __u64 total, const __u64 *p
 
 	if (!n)
 		return;
+	/* seq odd around the update, for the daemon's reader on another CPU (struct why_count):
+	 * locked adds, so the stores between them are seen after the first and before the second */
+	__sync_fetch_and_add(&n->seq, 1);
 	n->waits++;
 	n->total_ns += total;
 #pragma unroll
 	for (int i = 0; i < WHY_PARTS; i++)
 		n->part_ns[i] += part[i];
+	__sync_fetch_and_add(&n->seq, 1);
 }
 
 /* The scan of the ring of recent events (why_top()), one event per bpf_loop() step: the
@@ -144,12 +148,15 @@ static int why_scan_step(__u32 i, struct why_scan *s)
 	return 0;
 }
 
+/* one of why_event.top[] */
+typedef __typeof__(((struct why_event *)0)->top[0]) why_top_t;
+
 /* The ring's events in [from, to] of this CPU: per class, the cell with the largest single
- * event, and that cell's time in the window, into e->top; sum (when not NULL): each class's
- * time in the window. overlap: count only the part of each event in the window (a late
- * timer's), else an event that ended in it whole. */
-static __always_inline void why_top(const struct cpu_clock *k, __u64 from, __u64 to, bool overlap, struct why_event *e,
-				    __u64 *sum)
+ * event, and that cell's time in the window, into top[RECENT_CLASSES]; WHY_F_RECENT_PARTIAL
+ * into *flags; sum (when not NULL): each class's time in the window. overlap: count only the
+ * part of each event in the window (a late timer's), else an event that ended in it whole. */
+static __always_inline void why_top(const struct cpu_clock *k, __u64 from, __u64 to, bool overlap, why_top_t *top,
+				    __u32 *flags, __u64 *sum)
 {
 	struct why_scan s = { .k = k, .from = from, .to = to, .oldest = ~0ULL, .overlap = overlap };
 
@@ -158,13 +165,13 @@ static __always_inline void why_top(const struct cpu_clock *k, __u64 from, __u64
 	bpf_loop(RECENT_EVENTS, why_scan_step, &s, 0);
 #pragma unroll
 	for (int c = 0; c < RECENT_CLASSES; c++) {
-		e->top[c].cell = s.best[c];
-		e->top[c].ns = s.top[c];
+		top[c].cell = s.best[c];
+		top[c].ns = s.top[c];
 		if (sum)
 			sum[c] = s.sum[c];
 	}
 	if (s.seen == RECENT_EVENTS && s.oldest > from)
-		e->flags |= WHY_F_RECENT_PARTIAL;
+		*flags |= WHY_F_RECENT_PARTIAL;
 }
 
 /* A task's identity into the record (a kernel pointer read by CO-RE probe reads: the caller
@@ -265,7 +272,7 @@ __noinline int why_wait(const struct cpu_clock *k, struct why_work *w)
 	if (in->blocker)
 		why_task(e, in->blocker);
 	if (!(flags & (WHY_F_MOVED | WHY_F_NO_CLOCKS)))
-		why_top(k, in->cb_ns, in->end_ns, false, e, NULL);
+		why_top(k, in->cb_ns, in->end_ns, false, e->top, &e->flags, NULL);
 	e->flags |= flags;
 	bpf_ringbuf_submit(e, 0);
 	return 0;
@@ -275,15 +282,18 @@ __noinline int why_wait(const struct cpu_clock *k, struct why_work *w)
  * first task it woke, whether the CPU was idle when its interrupt came, its context), and its
  * explanation: the interrupts that ran between the expiry and the callback (from the ring of
  * recent events, and the timer's own interrupt or softirq up to the callback), the rest exit
- * from idle when the CPU was idle, else IRQs off or a hypervisor. */
+ * from idle when the CPU was idle, else IRQs off or a hypervisor. Worked out and counted before
+ * its record is reserved, as a wait's is: a record the ring buffer has no room for is counted
+ * all the same (the daemon shows the counts). */
 __noinline int why_late_timer(const struct cpu_clock *k, const struct timer_slot *ts, bool soft)
 {
 	__u64 part[WHY_PARTS] = {}, sum[RECENT_CLASSES] = {};
+	why_top_t top[RECENT_CLASSES] = {};
 	__u64 x, c, total, from;
 	__u64 id = bpf_get_current_pid_tgid();
 	bool idle = (__u32)id == 0;
 	struct task_struct *cur = (struct task_struct *)bpf_get_current_task();
-	__u32 cell;
+	__u32 cell, flags = 0;
 	struct why_event *e;
 
 	if (!k || !ts)
@@ -293,13 +303,7 @@ __noinline int why_late_timer(const struct cpu_clock *k, const struct timer_slot
 	total = c > x ? c - x : 0;
 	cell = ts->late_cell - 1;
 	outlier_emit(cell, c, total, ts->woke | (idle ? TIMER_AUX_IDLE : 0) | (soft ? TIMER_AUX_SOFT : 0));
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		count_drop(DROP_OUTLIER);
-		return 0;
-	}
-	__builtin_memset(e, 0, sizeof(*e));
-	why_top(k, x, c, true, e, sum);
+	why_top(k, x, c, true, top, &flags, sum);
 	part[WHY_IRQ] = sum[RECENT_IRQ];
 	part[WHY_VECTOR] = sum[RECENT_VECTOR];
 	part[WHY_SOFTIRQ] = sum[RECENT_SOFTIRQ];
@@ -308,6 +312,17 @@ __noinline int why_late_timer(const struct cpu_clock *k, const struct timer_slot
 	if (!soft && k->hard && k->hard_start_ns < c) {
 		from = k->hard_start_ns > x ? k->hard_start_ns : x;
 		part[k->hard & CLOCK_VECTOR ? WHY_VECTOR : WHY_IRQ] += c - from;
+		/* and the softirq that interrupt came in, still running, so not in the ring: its
+		 * time in the window up to the interrupt, less what nested in it there (all it
+		 * nested when it began in the window; the ring's hard events in the window when
+		 * it began before, for all of them nested in it) */
+		if (softirq_running(k) && k->hard_start_ns > x) {
+			__u64 s = k->softirq_start_ns, nested;
+
+			nested = s >= x ? (__u32)k->softirq_nested_ns : sum[RECENT_IRQ] + sum[RECENT_VECTOR] + sum[RECENT_NMI];
+			from = s > x ? s : x;
+			part[WHY_SOFTIRQ] += bf_pos((__s64)(k->hard_start_ns - from - nested));
+		}
 	} else if (soft && k->softirq && k->softirq_start_ns < c) {
 		from = k->softirq_start_ns > x ? k->softirq_start_ns : x;
 		part[WHY_SOFTIRQ] += c - from;
@@ -317,6 +332,12 @@ __noinline int why_late_timer(const struct cpu_clock *k, const struct timer_slot
 	part[idle ? WHY_LATE_IDLE : WHY_LATE_BUSY] = part[WHY_REMAINDER];
 	part[WHY_REMAINDER] = 0;
 	why_count_add(WHY_CLASS_TIMER, total, part);
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_drop(DROP_OUTLIER);
+		return 0;
+	}
+	__builtin_memset(e, 0, sizeof(*e));
 	e->type = RB_WHY;
 	e->cell = cell;
 	e->ts_ns = c;
@@ -324,10 +345,13 @@ __noinline int why_late_timer(const struct cpu_clock *k, const struct timer_slot
 #pragma unroll
 	for (int i = 0; i < WHY_PARTS; i++)
 		e->part_ns[i] = part[i];
+#pragma unroll
+	for (int i = 0; i < RECENT_CLASSES; i++)
+		e->top[i] = top[i];
 	e->pid = ts->woke;
 	e->cpu = bpf_get_smp_processor_id();
 	e->wake_cpu = e->cpu;
-	e->flags |= (idle ? WHY_F_IDLE_AT_EXPIRY : 0) | (soft ? WHY_F_SOFT : 0) | (ts->woke ? WHY_F_WOKE : 0);
+	e->flags = flags | (idle ? WHY_F_IDLE_AT_EXPIRY : 0) | (soft ? WHY_F_SOFT : 0) | (ts->woke ? WHY_F_WOKE : 0);
 	e->blocker_pid = (__u32)id;
 	e->blocker_prio = BPF_CORE_READ(cur, prio);
 	e->blocker_policy = BPF_CORE_READ(cur, policy);

@@ -12,15 +12,23 @@
 # the time the loop held the CPU within cyclictest's late waits by ftrace (less 5% and 20 us a
 # wait); the late timers' class likewise adds up. (Not
 # "the largest part": the class is every task's on CPU 1, and the other tasks' part of a normal
-# task's wait is as large as other tasks on CPU 1 make it.) The daemon's defaults but the
-# interval.
+# task's wait is as large as other tasks on CPU 1 make it.) And what the daemon shows of them,
+# status' "why" and /metrics' irqlat_late_wait_seconds_total, is the map's: each figure between
+# two readings of the map with bpftool, one before the daemon's and one after, under the load
+# and at rest (tests/host/helpers/why_bracket.py); with the waits whose records the ring buffer
+# dropped: the daemon is stopped (SIGSTOP) for a second of the load, its ring buffer of 4 KiB
+# fills, and status counts them as not received, no more than the drops. The daemon's
+# defaults but the interval and the ring buffer's size.
 . "$(dirname "$0")/../lib.sh"
-plan 6
+plan 9
 
 BURST=
+CYC=
 INST=/sys/kernel/tracing/instances/irqlat-why18-$$
 why_cleanup() {
+	[ -n "$DAEMON_PID" ] && kill -CONT "$DAEMON_PID" 2>/dev/null
 	[ -n "$BURST" ] && kill "$BURST" 2>/dev/null && wait "$BURST" 2>/dev/null
+	[ -n "$CYC" ] && kill "$CYC" 2>/dev/null && wait "$CYC" 2>/dev/null
 	stop_daemon
 	[ -d "$INST" ] && rmdir "$INST"
 	rm -rf "$TMP"
@@ -32,7 +40,8 @@ done
 [ "$(nproc)" -ge 2 ] || { echo "1..0 # SKIP needs 2 CPUs"; exit 0; }
 mount_fs
 
-start_daemon --interval-ms 500 || { echo "Bail out! irqlatd did not start"; exit 1; }
+MP=$(free_port)
+start_daemon --interval-ms 500 --ringbuf-kb 4 --metrics "127.0.0.1:$MP" || { echo "Bail out! irqlatd did not start"; exit 1; }
 # the daemon's why_counts map: through its programs (bpftool perf show names their pids)
 why_map() {
 	local p
@@ -44,9 +53,43 @@ why_map() {
 }
 MAP=$(why_map)
 check "the daemon's programs have the why_counts map" test -n "$MAP"
-# "cpu class waits total part0 ... part10" for every element (element = cpu * 3 + class)
+# "cpu class waits total part0 ... part10 seq" for every element (element = cpu * 3 + class)
+dump_seq() {
+	bpftool -j map dump id "$MAP" | jq -r '.[] | (.formatted // .) | [(.key / 3 | floor), (.key % 3), .value.waits, .value.total_ns] + .value.part_ns + [.value.seq] | map(tostring) | join(" ")'
+}
+# the same without seq, each element whole: a program may be adding a wait to it while bpftool
+# copies it (struct why_count), so two dumps in which every element's seq is the same even
+# number, the second one's figures (nothing was written between the first's seq and the
+# second's); the first 50 pairs, or the last dump said so
 dump() {
-	bpftool -j map dump id "$MAP" | jq -r '.[] | (.formatted // .) | [(.key / 3 | floor), (.key % 3), .value.waits, .value.total_ns] + .value.part_ns | map(tostring) | join(" ")'
+	local i
+	for i in $(seq 50); do
+		dump_seq >"$TMP/d1"
+		dump_seq >"$TMP/d2"
+		paste -d' ' "$TMP/d1" "$TMP/d2" | awk '$16 != $32 || $16 % 2 { moved = 1 } END { exit moved }' && {
+			cut -d' ' -f1-15 "$TMP/d2"
+			return 0
+		}
+	done
+	diag "no whole reading of why_counts in 50 pairs of dumps" >&2
+	cut -d' ' -f1-15 "$TMP/d2"
+}
+# status and /metrics between two readings of the map (why_bracket.py); $1: when
+why_bracket() {
+	local out
+	dump_seq >"$TMP/lo"
+	irqlat status -J >"$TMP/status-$1.json"
+	curl -s -o "$TMP/metrics-$1" "http://127.0.0.1:$MP/metrics"
+	dump_seq >"$TMP/hi"
+	out=$(python3 "$TOP/tests/host/helpers/why_bracket.py" "$TMP/lo" "$TMP/hi" "$TMP/status-$1.json" "$TMP/metrics-$1") &&
+		{ sed 's/^/# /' <<<"$out"; return 0; }
+	why "why_bracket.py" "$out"
+	return 1
+}
+# status' counts against the records it received: the diagnostics of a run
+why_received() {
+	jq -r '.why | "kernel counted \(.waits) late waits, the daemon received \(.explained) explanations (\(.lone) lone, \(.unpaired) outliers unpaired): \(.not_received) not received, \(.stale_reads) stale reads"' "$TMP/status-$1.json"
+	jq -r '.why.cpus[] | .cpu as $c | to_entries[] | select(.key != "cpu") | "  cpu \($c) \(.key): waits \(.value.waits) received \(.value.received) not received \(.value.not_received)"' "$TMP/status-$1.json"
 }
 # ftrace's wake-ups and switches on CPU 1, in the daemon's clock
 mkdir "$INST" || { echo "Bail out! cannot make a tracefs instance"; exit 1; }
@@ -69,11 +112,19 @@ while True:
 EOF
 chrt -f 99 taskset -c 1 python3 "$TMP/burst.py" &
 BURST=$!
-cyclictest -m -q -t1 -p 95 -a 1 -i 1000 -l 3000 >/dev/null 2>&1
-dump >"$TMP/after"
+cyclictest -m -q -t1 -p 95 -a 1 -i 1000 -l 3000 >/dev/null 2>&1 &
+CYC=$!
+sleep 1.5
+check "status and /metrics show the kernel's counts, between two readings of them, under the load" why_bracket load
+why_received load | sed 's/^/# /'
+kill -STOP "$DAEMON_PID"
+sleep 1
+kill -CONT "$DAEMON_PID"
+wait "$CYC"; CYC=
 echo 0 >"$INST/tracing_on"
 kill "$BURST"; wait "$BURST" 2>/dev/null
 BURST_PID=$BURST; BURST=
+dump >"$TMP/after"
 cp "$INST/trace" "$TMP/trace"
 
 # CPU 1's deltas: waits, total, the 11 parts
@@ -102,5 +153,20 @@ blocking_holds() {
 }
 check "the blocking task's part and what interrupted it ($held ns) hold the loop's time in cyclictest's late waits, by ftrace (${fns:-?} ns in $fw waits)" blocking_holds
 check "late timers' parts add up to their total exactly ($(sum_parts "${t[@]}") = ${t[1]:-?})" test "$(sum_parts "${t[@]}")" = "${t[1]:-x}"
+check "status and /metrics show the kernel's counts, between two readings of them, at rest" why_bracket rest
+why_received rest | sed 's/^/# /'
+diag "the ring buffer's drops: $(jq -c .drops "$TMP/status-rest.json")"
+# the waits whose records were dropped: each dropped record counts one outlier drop (an
+# outlier's own record too); a wait counted between the two readings may not be read yet
+not_received_holds() {
+	local nr drops w lo hi
+	nr=$(jq .why.not_received "$TMP/status-rest.json")
+	drops=$(jq .drops.outliers "$TMP/status-rest.json")
+	lo=$(awk '{ s += $3 } END { print s + 0 }' "$TMP/lo")
+	hi=$(awk '{ s += $3 } END { print s + 0 }' "$TMP/hi")
+	is_gt "$nr" 0 "waits not received" &&
+		is_le "$nr" $((drops + hi - lo)) "waits not received" "outlier drops ($drops) + waits counted between the readings ($((hi - lo)))"
+}
+check "the waits whose records the full ring buffer dropped are counted, as not received ($(jq .why.not_received "$TMP/status-rest.json") of $(jq .why.waits "$TMP/status-rest.json"); $(jq .drops.outliers "$TMP/status-rest.json") outlier drops)" not_received_holds
 stop_daemon
 check "irqlatd exits 0" test "$DAEMON_STATUS" -eq 0

@@ -2,7 +2,8 @@
 /* The explanations of late waits (struct why_event, bpf/why.bpf.h) in the daemon: each paired
  * with its outlier, named (tasks, IRQ handlers, vectors, softirqs, NMI handlers from their
  * cells), kept among the recent ones of its CPU for `irqlat why`, and counted per CPU, class
- * of wait and part (the aggregates of status and /metrics).
+ * of wait and part as received (status and /metrics show the kernel's own counts,
+ * why_counts.h, and the difference as the waits not received).
  *
  * The BPF side sends an outlier record and right after it, from the same program on the same
  * CPU, its explanation with the same cell and ts_ns; records of other CPUs may come between
@@ -18,6 +19,7 @@
 #include "common/why.h"
 
 struct collector;
+struct why_counts;
 
 #define WHY_RECENT_PER_CPU 64	/* explained waits kept per CPU */
 #define WHY_PARK 256		/* outliers waiting for their explanation */
@@ -38,7 +40,9 @@ struct why_store {
 	unsigned ncpus;
 	struct why_named *recent;	/* ncpus rings of WHY_RECENT_PER_CPU */
 	unsigned *head, *len;
-	struct why_total *totals;	/* cpu * WHY_CLASSES + class */
+	struct why_total *totals;	/* cpu * WHY_CLASSES + class: of the explanations received */
+	struct why_counts *kernel;	/* the kernel's counts, which status and /metrics show
+					 * (why_counts.h); NULL: none, the totals stand in */
 	uint64_t explained;		/* explanations received */
 	uint64_t unpaired;		/* outliers that went on without one (lost to a full ring buffer) */
 	uint64_t lone;			/* explanations whose outlier never came */

@@ -81,15 +81,16 @@ static int choose_attach_style(const struct btf *btf, enum attach_mode mode, con
 	return 0;
 }
 
-/* Maps the values of an mmapable array map into our memory. */
-static int map_mmap(struct bpf_map *map, void **ret, size_t *len)
+/* Maps the values of an mmapable array map into our memory; prot: PROT_READ for a map only
+ * the programs write */
+static int map_mmap(struct bpf_map *map, int prot, void **ret, size_t *len)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t sz = (size_t)bpf_map__value_size(map) * bpf_map__max_entries(map);
 	void *p;
 
 	*len = (sz + page - 1) / page * page;
-	p = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(map), 0);
+	p = mmap(NULL, *len, prot, MAP_SHARED, bpf_map__fd(map), 0);
 	if (p == MAP_FAILED)
 		return -errno;
 	*ret = p;
@@ -145,7 +146,7 @@ int loader_open(struct loader *l, const struct loader_opts *o)
 	_cleanup_(loader_closep) struct loader *opened = l;	/* undone on every failure below */
 	_cleanup_(btf_freep) struct btf *vmlinux = NULL;
 	struct progset_env env;
-	void *cells, *meta, *pool;
+	void *cells, *meta, *pool, *why;
 	int r, ncpus;
 
 	memset(l, 0, sizeof(*l));
@@ -173,19 +174,25 @@ int loader_open(struct loader *l, const struct loader_opts *o)
 	if (r < 0)
 		return r;
 	/* the pool's size goes in before the programs run: until then every cold path finds it full */
-	r = map_mmap(l->skel->maps.cells, &cells, &l->cells_len);
+	r = map_mmap(l->skel->maps.cells, PROT_READ | PROT_WRITE, &cells, &l->cells_len);
 	if (r >= 0) {
 		l->cells = cells;
-		r = map_mmap(l->skel->maps.cell_meta, &meta, &l->meta_len);
+		r = map_mmap(l->skel->maps.cell_meta, PROT_READ | PROT_WRITE, &meta, &l->meta_len);
 	}
 	if (r >= 0) {
 		l->meta = meta;
-		r = map_mmap(l->skel->maps.cell_next, &pool, &l->pool_len);
+		r = map_mmap(l->skel->maps.cell_next, PROT_READ | PROT_WRITE, &pool, &l->pool_len);
 	}
 	if (r < 0)
 		return log_error_errno(r, "cannot map the histogram cells into memory: %m");
 	l->pool = pool;
 	l->pool->max = o->max_cells;
+	/* read where they are kept, at each status and scrape: a lookup a tick would copy
+	 * ncpus x 384 bytes through the syscall for figures that are there to be read */
+	r = map_mmap(l->skel->maps.why_counts, PROT_READ, &why, &l->why_counts_len);
+	if (r < 0)
+		return log_error_errno(r, "cannot map the late waits' counts into memory: %m");
+	l->why_counts = why;
 	for (unsigned i = 0; i < loader_nsets; i++)
 		if (set_wanted(loader_sets[i], o) && (r = loader_sets[i]->open(l, &l->set_skel[i], o, &env)) < 0)
 			return r;
@@ -203,6 +210,8 @@ void loader_close(struct loader *l)
 		munmap((void *)l->meta, l->meta_len);
 	if (l->pool)
 		munmap((void *)l->pool, l->pool_len);
+	if (l->why_counts)
+		munmap((void *)l->why_counts, l->why_counts_len);
 	for (unsigned i = 0; i < l->nlinks; i++)
 		bpf_link__destroy(l->links[i]);
 	for (unsigned i = loader_nsets; i-- > 0;)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* The loader's state: what the loader's files share (object.c, the program sets, loader.c) and
- * what the collector reads (the mmap'ed cell pool). libbpf's types are only named here. */
+ * what the collector reads (the mmap'ed cell pool, the late waits' counts). libbpf's types are only named here. */
 #ifndef IRQLAT_LOADER_STATE_H
 #define IRQLAT_LOADER_STATE_H
 
@@ -50,7 +50,10 @@ struct loader {
 	volatile struct lat_cell *cells;	/* mmap of the cells map */
 	volatile struct lat_cell_meta *meta;
 	volatile struct cell_pool *pool;	/* mmap of cell_next */
-	size_t cells_len, meta_len, pool_len;
+	/* read-only mmap of why_counts: ncpus * WHY_CLASSES elements, each written by its CPU's
+	 * programs while the daemon reads it (struct why_count says how to read one whole) */
+	const volatile struct why_count *why_counts;
+	size_t cells_len, meta_len, pool_len, why_counts_len;
 	int ringbuf_fd;
 	int drops_fd;
 	int entry_prog_fd, exit_prog_fd;

@@ -20,6 +20,7 @@
 #include "daemon/base/log.h"
 #include "daemon/sinks/metrics.h"
 #include "daemon/collect/why.h"
+#include "daemon/collect/why_counts.h"
 #include "daemon/sinks/metrics_page.h"
 #include "daemon/sinks/metrics_snap.h"
 #include "common/macro.h"
@@ -381,8 +382,9 @@ static void tracepoint_metrics(struct page_writer *w, const struct metrics_sourc
 }
 
 /* What the late waits (those at or above their threshold) spent in each part, per CPU and class
- * of wait, since start: irqlat_late_wait_seconds_total{cpu, wait, cause}. Only the series
- * that moved: a CPU and class with no late wait has none. */
+ * of wait, since start, as the kernel counted them (why_counts.h: a record the ring buffer
+ * dropped is in them): irqlat_late_wait_seconds_total{cpu, wait, cause}. Only the series that
+ * moved: a CPU and class with no late wait has none. */
 static void why_metrics(struct page_writer *w, const struct why_store *s)
 {
 	char cpu[12];
@@ -390,12 +392,14 @@ static void why_metrics(struct page_writer *w, const struct why_store *s)
 
 	if (!s)
 		return;
+	if (s->kernel)
+		why_counts_sync(s->kernel);
 	w->family(w, "irqlat_late_wait_seconds_total", METRIC_COUNTER,
 		  "Time late waits (timer wake-ups, threaded IRQs' wake-to-run, late timers at or above their "
 		  "threshold) spent in each cause, by the CPU they waited on (docs/metrics.md).");
 	for (unsigned c = 0; c < s->ncpus; c++)
 		for (int k = 0; k < WHY_CLASSES; k++) {
-			const struct why_total *t = &s->totals[c * WHY_CLASSES + k];
+			const struct why_total *t = why_counts_shown(s, c, (enum why_class)k);
 
 			if (!t->waits)
 				continue;

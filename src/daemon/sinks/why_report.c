@@ -6,6 +6,7 @@
 #include "common/cpulist.h"
 #include "common/json.h"
 #include "daemon/base/log.h"
+#include "daemon/collect/why_counts.h"
 #include "daemon/sinks/event_ring.h"
 #include "daemon/sinks/why_report.h"
 
@@ -77,7 +78,10 @@ static json_object *parts_json(const uint64_t *part_ns)
 json_object *why_status_json(const struct why_store *s)
 {
 	json_object *o = json_object_new_object(), *cpus = json_object_new_array();
-	uint64_t causes[WHY_PARTS] = { 0 };
+	uint64_t causes[WHY_PARTS] = { 0 }, waits = 0, not_received = 0;
+
+	if (s->kernel)
+		why_counts_sync(s->kernel);
 
 	json_object_object_add(o, "explained", json_object_new_uint64(s->explained));
 	json_object_object_add(o, "unpaired", json_object_new_uint64(s->unpaired));
@@ -86,10 +90,14 @@ json_object *why_status_json(const struct why_store *s)
 		json_object *c = NULL;
 
 		for (int k = 0; k < WHY_CLASSES; k++) {
-			const struct why_total *t = &s->totals[cpu * WHY_CLASSES + k];
+			const struct why_total *t = why_counts_shown(s, cpu, (enum why_class)k);
+			uint64_t got = s->totals[cpu * WHY_CLASSES + k].waits;
+			/* a record counted in another class than its kernel count (its cell was gone
+			 * when it came) would make more received than counted: none missing then */
+			uint64_t missing = t->waits > got ? t->waits - got : 0;
 			json_object *e;
 
-			if (!t->waits)
+			if (!t->waits && !got)
 				continue;
 			if (!c) {
 				c = json_object_new_object();
@@ -99,13 +107,21 @@ json_object *why_status_json(const struct why_store *s)
 			json_object_object_add(e, "waits", json_object_new_uint64(t->waits));
 			json_object_object_add(e, "total_ns", json_object_new_uint64(t->total_ns));
 			json_object_object_add(e, "parts", parts_json(t->part_ns));
+			json_object_object_add(e, "received", json_object_new_uint64(got));
+			json_object_object_add(e, "not_received", json_object_new_uint64(missing));
 			json_object_object_add(c, why_class_name((enum why_class)k), e);
 			for (int i = 0; i < WHY_PARTS; i++)
 				causes[i] += t->part_ns[i];
+			waits += t->waits;
+			not_received += missing;
 		}
 		if (c)
 			json_object_array_add(cpus, c);
 	}
+	json_object_object_add(o, "counted_by", json_object_new_string(s->kernel ? "kernel" : "daemon"));
+	json_object_object_add(o, "waits", json_object_new_uint64(waits));
+	json_object_object_add(o, "not_received", json_object_new_uint64(not_received));
+	json_object_object_add(o, "stale_reads", json_object_new_uint64(s->kernel ? s->kernel->stale : 0));
 	json_object_object_add(o, "causes", parts_json(causes));
 	json_object_object_add(o, "cpus", cpus);
 	return o;

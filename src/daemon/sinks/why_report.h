@@ -13,9 +13,11 @@ struct jfields;
  * explained waits of that task, CPU or comm (a glob), the last n (0: all), oldest first:
  * {"waits":[why_json()...], "kept":N, "explained":N, "unpaired":N, "lone":N} */
 json_object *why_request(const struct why_store *s, json_object *req);
-/* status's "why": what the late waits spent in each part, per CPU and class of wait, since start:
- * {"explained", "unpaired", "lone", "causes": {"<part>_ns"...}, "cpus": [{"cpu", "<class>":
- * {"waits", "total_ns", "parts": {...}}}]} */
+/* status's "why": what the late waits spent in each part, per CPU and class of wait, since start,
+ * as the kernel counted them (why_counts.h), beside the explanations the daemon received:
+ * {"explained", "unpaired", "lone" (records received), "counted_by": "kernel", "waits",
+ * "not_received", "stale_reads", "causes": {"<part>_ns"...}, "cpus": [{"cpu", "<class>":
+ * {"waits", "total_ns", "parts": {...}, "received", "not_received"}}]} */
 json_object *why_status_json(const struct why_store *s);
 /* The journal fields of an explained outlier (irqlatd(8), JOURNAL) */
 void why_journal_fields(struct jfields *f, const struct why_named *w);

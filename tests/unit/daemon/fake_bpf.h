@@ -2,7 +2,8 @@
 /* A struct loader whose maps are plain arrays of the test, for the parts of irqlatd that only
  * read the maps (collect.c, report.c, metrics.c). Nothing is loaded into the kernel: the cell
  * pool (cells, their metadata, cell_next) is memory the test fills as bpf/cell.bpf.h and
- * bpf/hardirq.bpf.c would, and the drops map has no fd (loader_read_drops fails, so the
+ * bpf/hardirq.bpf.c would, the late waits' counts (why_counts) memory the test fills as
+ * bpf/why.bpf.h would, and the drops map has no fd (loader_read_drops fails, so the
  * collector keeps its drop counters as they are). */
 #ifndef IRQLAT_TEST_FAKE_BPF_H
 #define IRQLAT_TEST_FAKE_BPF_H
@@ -17,6 +18,7 @@ struct fake_bpf {
 	struct cell_pool pool;
 	struct lat_cell *cells;
 	struct lat_cell_meta *meta;
+	struct why_count *why;	/* why_counts: l.ncpus * WHY_CLASSES */
 };
 
 static inline void fake_bpf_init(struct fake_bpf *f, uint32_t max_cells)
@@ -33,6 +35,8 @@ static inline void fake_bpf_init(struct fake_bpf *f, uint32_t max_cells)
 	f->l.cells = f->cells;
 	f->l.meta = f->meta;
 	f->l.pool = &f->pool;
+	f->why = calloc((size_t)f->l.ncpus * WHY_CLASSES, sizeof(*f->why));
+	f->l.why_counts = f->why;
 	f->l.ringbuf_fd = f->l.drops_fd = -1;
 }
 
@@ -40,6 +44,22 @@ static inline void fake_bpf_free(struct fake_bpf *f)
 {
 	free(f->cells);
 	free(f->meta);
+	free(f->why);
+}
+
+/* What why_count_add() (bpf/why.bpf.h) does for a late wait of class cls on cpu: parts add up
+ * to total */
+static inline void fake_bpf_why_add(struct fake_bpf *f, uint32_t cpu, enum why_class cls, uint64_t total,
+				    const uint64_t part[WHY_PARTS])
+{
+	struct why_count *n = &f->why[cpu * WHY_CLASSES + cls];
+
+	n->seq++;
+	n->waits++;
+	n->total_ns += total;
+	for (int i = 0; i < WHY_PARTS; i++)
+		n->part_ns[i] += part[i];
+	n->seq++;
 }
 
 /* What cell_miss() does on the first event of a series on a CPU (ready set last). */

@@ -2,7 +2,7 @@
 /* The --metrics address parser, and the page over a hand-made collector: exact cumulative
  * buckets at every 8th schema-3 bound (2^m s, upper bounds inclusive), +Inf = _count =
  * runs_total, handlers with the same IRQ and name summed into one series, label values
- * escaped and always UTF-8; what a request gets (metrics_route), and in which format
+ * escaped and always UTF-8; the late waits' families from the kernel's counts; what a request gets (metrics_route), and in which format
  * (metrics_negotiate: the Accept header). And the request deadline of
  * metrics_http.c on a real connection: never before http-timeout-s, even on a clock reading
  * older than the connection. */
@@ -20,6 +20,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "daemon/config/config.h"
+#include "daemon/collect/why.h"
+#include "daemon/collect/why_counts.h"
 #include "daemon/sinks/metrics_http.h"
 #include "../fake_bpf.h"
 
@@ -146,6 +148,44 @@ static void test_render(void **state)
 	assert_null(strstr(page, "Time spent in a threaded IRQ"));
 	assert_non_null(strstr(page, "# HELP irqlat_handler_runs_total Runs of a hard-IRQ handler"));
 	free(page);
+	collector_free(&c);
+	fake_bpf_free(&b);
+}
+
+/* The late waits' family from the kernel's counts (why_counts, of the map the test fills):
+ * the seconds of each cause, of the CPUs and classes that had a late wait, whatever records
+ * the daemon received */
+static void test_render_why(void **state)
+{
+	struct fake_bpf b;
+	struct collector c;
+	struct why_store s;
+	struct why_counts k;
+	struct metrics_sources src = { .col = &c, .why = &s };
+	uint64_t part[WHY_PARTS] = { 0 };
+	size_t len;
+	(void)state;
+
+	fake_bpf_init(&b, 4);
+	assert_int_equal(collector_init(&c, &b.l), 0);
+	assert_int_equal(why_store_init(&s, b.l.ncpus), 0);
+	assert_int_equal(why_counts_init(&k, b.l.why_counts, b.l.ncpus), 0);
+	s.kernel = &k;
+	part[WHY_BLOCKING] = 1500000;
+	part[WHY_IRQ] = 500000;
+	fake_bpf_why_add(&b, 1, WHY_CLASS_WAKEUP, 2000000, part);
+	fake_bpf_why_add(&b, 1, WHY_CLASS_WAKEUP, 2000000, part);
+	char *page = metrics_render(&src, &len);
+	assert_non_null(page);
+#define W "{cpu=\"1\",wait=\"wakeup\""
+	assert_non_null(strstr(page, "irqlat_late_wait_seconds_total" W ",cause=\"blocking\"} 0.003000000\n"));
+	assert_non_null(strstr(page, "irqlat_late_wait_seconds_total" W ",cause=\"irq\"} 0.001000000\n"));
+	assert_null(strstr(page, "cpu=\"0\",wait="));	/* no late wait there: no series */
+	assert_null(strstr(page, "wait=\"timer\""));
+#undef W
+	free(page);
+	why_counts_free(&k);
+	why_store_free(&s);
 	collector_free(&c);
 	fake_bpf_free(&b);
 }
@@ -385,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_render),
 		cmocka_unit_test(test_render_names),
 		cmocka_unit_test(test_render_cpu_label),
+		cmocka_unit_test(test_render_why),
 		cmocka_unit_test(test_route),
 		cmocka_unit_test(test_negotiate),
 		cmocka_unit_test(test_request_start),
