@@ -69,6 +69,8 @@ static void usage(FILE *f)
 		"                         (count, rate, percentiles, max) of those CPUs' own, each\n"
 		"                         with a line per CPU of LIST; a CPU the machine lacks is\n"
 		"                         a bad command line\n"
+		"      --rt-only          the tasks woken by their hrtimer that run real-time (FIFO,\n"
+		"                         RR, deadline) alone, in the table, the JSON and why\n"
 		"  -f, --follow           events: keep printing as events arrive (after those --since\n"
 		"                         selects, when given)\n"
 		"      --since WHEN       events: from WHEN on: 30s, 5m, 2h (that long ago), @EPOCH,\n"
@@ -87,7 +89,7 @@ static void usage(FILE *f)
 		sorts, columns, CONN_MAX_ANSWER_MB, keys, sort_list);
 }
 
-enum { OPT_SINCE = 256, OPT_TIME, OPT_MAX_ANSWER_MB };
+enum { OPT_SINCE = 256, OPT_TIME, OPT_MAX_ANSWER_MB, OPT_RT_ONLY };
 
 const char *cli_possible_cpus = CLI_POSSIBLE_CPUS;
 
@@ -191,6 +193,7 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 		{ "since", required_argument, NULL, OPT_SINCE },
 		{ "time", required_argument, NULL, OPT_TIME },
 		{ "max-answer-mb", required_argument, NULL, OPT_MAX_ANSWER_MB },
+		{ "rt-only", no_argument, NULL, OPT_RT_ONLY },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
@@ -282,6 +285,9 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 			if (parse_u64(optarg, 1, 4096, &v) < 0)
 				return fail_line(err, "irqlat", "--max-answer-mb takes a whole number of MiB from 1 to 4096, not '%s'", optarg);
 			c->max_answer_mb = (unsigned)v;
+			break;
+		case OPT_RT_ONLY:
+			c->rt_only = 1;
 			break;
 		case OPT_TIME:
 			if (ev_clock_parse(optarg, &c->clock) < 0)

@@ -115,6 +115,19 @@ static void keep_on_cpus(struct row *rows, int *n, json_object *s, const char *c
 	*n = kept;
 }
 
+/* --rt-only: of the tasks' rows, the real-time ones (the other kinds' rows are not tasks) */
+static void keep_rt(struct row *rows, int *n, bool rt_only)
+{
+	int kept = 0;
+
+	if (!rt_only)
+		return;
+	for (int i = 0; i < *n; i++)
+		if (rows[i].kind != KIND_WAKEUP || rows[i].rt)
+			rows[kept++] = rows[i];
+	*n = kept;
+}
+
 /* The other kinds' sections under the handlers (softirqs, vectors, ...): their default
  * columns, the same sort */
 static int print_sections(json_object *s, const struct cli *c)
@@ -130,6 +143,7 @@ static int print_sections(json_object *s, const struct cli *c)
 			return n;
 		}
 		keep_on_cpus(rows, &n, s, c->cpus);
+		keep_rt(rows, &n, c->rt_only);
 		if (!n)
 			continue;
 		why_rows_causes(s, rows, n);
@@ -183,6 +197,44 @@ static void json_keep_on_cpus(json_object *s, const char *cpus)
 	json_object_object_add(s, key, kept);
 }
 
+/* --rt-only with --json: the tasks woken by their hrtimer that run real-time alone (the
+ * timers object's "wakeups") */
+static void json_keep_rt(json_object *s, bool rt_only)
+{
+	json_object *timers, *tasks, *kept;
+
+	if (!rt_only || !json_object_object_get_ex(s, "timers", &timers) ||
+	    !json_object_object_get_ex(timers, kind_get(KIND_WAKEUP)->table.array, &tasks) ||
+	    !json_object_is_type(tasks, json_type_array))
+		return;
+	kept = json_object_new_array();
+	for (size_t i = 0; i < json_object_array_length(tasks); i++) {
+		json_object *t = json_object_array_get_idx(tasks, i);
+
+		if (row_policy_rt(json_get_str(t, "policy", NULL)))
+			json_object_array_add(kept, json_object_get(t));
+	}
+	json_object_object_add(timers, kind_get(KIND_WAKEUP)->table.array, kept);
+}
+
+/* --rt-only with why: the waits of real-time waiters alone (the kernel's prio below 100 at the
+ * wake-up; deadline is -1) */
+static void why_keep_rt(json_object *answer, bool rt_only)
+{
+	json_object *waits, *kept;
+
+	if (!rt_only || !json_object_object_get_ex(answer, "waits", &waits) || !json_object_is_type(waits, json_type_array))
+		return;
+	kept = json_object_new_array();
+	for (size_t i = 0; i < json_object_array_length(waits); i++) {
+		json_object *w = json_object_array_get_idx(waits, i);
+
+		if (json_get_i64(w, "waiter_prio", 120) < 100)
+			json_object_array_add(kept, json_object_get(w));
+	}
+	json_object_object_add(answer, "waits", kept);
+}
+
 /* The explained waits beside a text snapshot, for the wake-up rows' TOP CAUSE: a daemon that
  * explains none (an older one, or why off) leaves the column "-" */
 static void add_why_waits(struct irqlat_conn *conn, json_object *s, const char *cpus)
@@ -227,6 +279,7 @@ static int cmd_top_batch(struct irqlat_conn *conn, const struct cli *c)
 		last_end = json_get_u64(s, "snapshot_end_ns", 0);
 		if (c->json) {
 			json_keep_on_cpus(s, c->cpus);
+			json_keep_rt(s, c->rt_only);
 			print_json_line(s);
 			continue;
 		}
@@ -562,6 +615,7 @@ static int cmd_why(struct irqlat_conn *conn, const struct cli *c)
 	r = ask(conn, req, &s);
 	if (r < 0)
 		return r;
+	why_keep_rt(s, c->rt_only);
 	if (c->json)
 		print_json_line(s);
 	else

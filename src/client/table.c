@@ -244,6 +244,7 @@ int table_rows_of(json_object *summary, enum lat_kind src, struct row **ret)
 		r->src = (int)i;
 		r->irq = irq ? (int)json_get_i64(o, "irq", -1) : -1;
 		r->key = sd->select_key ? json_get_i64(o, sd->select_key, -1) : -1;
+		r->rt = row_policy_rt(json_get_str(o, "policy", NULL));
 		/* a name escaped for text (a task's comm of control characters) may not fit: cut
 		 * between its characters and escapes, never in half an escape */
 		char name[128];
@@ -349,6 +350,16 @@ void table_sort(struct row *rows, int n, enum sort_key key, bool reverse)
 
 	if (n > 1)	/* no rows may be rows NULL, which qsort_r() may not take */
 		qsort_r(rows, (size_t)n, sizeof(*rows), row_cmp, &order);
+}
+
+bool row_policy_rt(const char *policy)
+{
+	static const char *const rt[] = { "fifo", "rr", "deadline", "rt" };
+
+	for (size_t i = 0; policy && i < sizeof(rt) / sizeof(rt[0]); i++)
+		if (!strcmp(policy, rt[i]))
+			return true;
+	return false;
 }
 
 void fmt_latency(char *buf, size_t len, uint64_t ns, uint64_t runs, double q)

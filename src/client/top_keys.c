@@ -14,6 +14,8 @@ static bool matches_filter(const struct top *t, const struct row *r)
 {
 	if (t->filter[0] && !strcasestr(r->name, t->filter))
 		return false;
+	if (t->cli->rt_only && r->kind == KIND_WAKEUP && !r->rt)	/* --rt-only */
+		return false;
 	if (!t->cpus[0])
 		return true;
 	return cpuline_ran_on(table_row_object(t->summary, r), t->cpus);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "daemon/collect/cpu_load.h"
+#include "daemon/system/task_sched.h"
 #include "daemon/kinds/kind.h"
 #include "daemon/sinks/report.h"
 #include "common/json.h"
@@ -271,6 +272,14 @@ static json_object *series_element(const struct collector *c, enum lat_kind k, u
 		joined[n].used = true;
 	}
 	add_sources(el, c, k);
+	if (s->kind == KIND_WAKEUP && s->sub) {	/* a task's row: its policy now, for irqlat --rt-only */
+		struct task_sched ts;
+
+		(void)task_sched_read(s->sub, &ts);	/* exited: unknown */
+		json_object_object_add(el, "policy", json_object_new_string(task_policy_name(ts.policy)));
+		if (ts.priority)
+			json_object_object_add(el, "priority", json_object_new_int(ts.priority));
+	}
 	return el;
 }
 
