@@ -38,7 +38,7 @@
 #include "daemon/config/config.h"
 #include "daemon/sinks/journal.h"
 #include "daemon/base/log.h"
-#include "daemon/sinks/metrics.h"
+#include "daemon/sinks/metrics_stream.h"
 #include "daemon/sinks/report.h"
 #include "daemon/base/heap.h"
 #include "daemon/system/ksym.h"

@@ -15,6 +15,7 @@
 #include "../unit/daemon/fake_bpf.h"
 #include "../unit/daemon/pb_stream.h"
 #include "daemon/tracepoints/tp_json.h"
+#include "daemon/sinks/metrics_stream.h"
 #include "daemon/sinks/metrics_http.h"
 
 #define MAX_LINES 19	/* method, path, Accept, 16 handlers */

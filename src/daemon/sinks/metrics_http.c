@@ -40,6 +40,7 @@
 #include "daemon/base/listen_pause.h"
 #include "daemon/base/log.h"
 #include "daemon/sinks/metrics_http.h"
+#include "daemon/sinks/metrics_stream.h"
 #include "daemon/sinks/mhd_dlopen.h"
 #include "common/macro.h"
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "daemon/config/config.h"
-#include "daemon/sinks/metrics.h"
+#include "daemon/sinks/metrics_stream.h"
 #include "daemon/sinks/metrics_pb.h"
 #include "daemon/sinks/metrics_snap.h"
 #include "daemon/sinks/metrics_text.h"

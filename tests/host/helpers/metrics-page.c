@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "daemon/sinks/metrics.h"
+#include "daemon/sinks/metrics_stream.h"
 #include "../../unit/daemon/fake_bpf.h"
 
 int main(int argc, char **argv)

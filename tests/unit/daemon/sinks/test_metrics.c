@@ -23,6 +23,7 @@
 #include "daemon/collect/why.h"
 #include "daemon/collect/why_counts.h"
 #include "daemon/sinks/metrics_http.h"
+#include "daemon/sinks/metrics_stream.h"
 #include "../fake_bpf.h"
 
 /* What Prometheus 2.42 with --enable-feature=native-histograms sends (recorded from one) */

@@ -16,7 +16,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include "daemon/config/config.h"
-#include "daemon/sinks/metrics.h"
+#include "daemon/sinks/metrics_stream.h"
 #include "../fake_bpf.h"
 #include "../pb_stream.h"
 

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include "common/util.h"
 #include "metrics_state.h"
+#include "daemon/sinks/metrics_stream.h"
 
 #define GOLDEN_VERSION "0.1.0"	/* build_info's version in the golden pages */
 
