@@ -1,0 +1,266 @@
+#!/bin/sh
+# vm-check-timeout: 180
+# rtla's timerlat thread against irqlatd, on Debian's PREEMPT_RT kernel (run-initramfs-rt; it
+# has CONFIG_TIMERLAT_TRACER, the standard 6.1 kernel has not, and there this check skips).
+# `rtla timerlat top` (Debian 12's rtla 6.1) runs its tracer on CPU 1, the isolated one, while
+# irqlatd runs with its defaults. The tracer's own hrtimer callback (timerlat_irq) wakes the
+# kernel thread timerlat/1 once a period; rtla reports that thread's latency (the timer's
+# expiry to the thread running again) and irqlatd measures the same wake-up, from the same
+# expiry, to the thread's sched_switch in. rtla's end summary (-q, -n: ns) is the reference:
+#  1. a quiet run, then a run with a SCHED_FIFO 99 task (tests/vm/helpers/rt-burst) busy 2 ms
+#     out of every 10 ms on CPU 1, above the thread's FIFO 95: in each, irqlatd's count of the
+#     thread's wake-ups within 2% of rtla's COUNT, and the maxima within one of irqlatd's
+#     histogram buckets (schema 3, bpf/hist_bucket.h: 2^(1/8), 9.05%). rtla's COUNT is its IRQ
+#     samples, each one wake-up of the thread (rtla 6.1 prints no thread count). The thread is
+#     new at each run, so irqlatd's figures of its pid, read before rtla starts and after it
+#     ended, cover the thread's whole life: from rtla's choice of the tracer (which starts it)
+#     to the removal of rtla's instance. rtla's samples cover less, from its turning tracing on
+#     to its last read: irqlatd may count a few wake-ups more, and one of them may be the
+#     longest (here the first ones are late while rtla sets up on the other CPU), so irqlatd's
+#     wake-ups longer than rtla's max by more than a bucket must be no more than its count
+#     less rtla's. rtla reads its clock after the switch, so its figure is a few us larger.
+#  2. in the run with the burst, rtla's own max shows its thread held back by a millisecond or
+#     more, and `irqlat why timerlat/1` names the burst task, by pid and policy, as the
+#     blocking task that took most of the thread's late waits after the timer's callback (the
+#     default wake-up threshold, 1 ms, keeps each burst's wait), and of each one that ftrace's
+#     own events show it ran for most of (its sched_switch in and out less the interrupts).
+set -eu
+# shellcheck source=../guest/lib.sh
+. "$VMTEST_DIR/lib.sh"
+
+CPU=1
+T=/sys/kernel/tracing
+for tool in "$IRQLATD" "$IRQLAT" jq rtla rt-burst; do
+	if ! command -v "$tool" >/dev/null; then
+		skip "rtla timerlat against irqlatd" "$tool missing in the guest"
+		exit 0
+	fi
+done
+if ! grep -qw timerlat "$T/available_tracers" 2>/dev/null; then
+	skip "rtla timerlat against irqlatd" "no timerlat tracer in $(uname -r) (CONFIG_TIMERLAT_TRACER)"
+	exit 0
+fi
+# (not nproc: it counts the CPUs this task may run on, and isolcpus takes CPU 1 out of those)
+if [ "$(cat /sys/devices/system/cpu/cpu$CPU/online 2>/dev/null)" != 1 ]; then
+	skip "rtla timerlat against irqlatd" "needs CPU $CPU online"
+	exit 0
+fi
+work=/tmp/irqlatd-timerlat
+sock=$work/irqlatd.sock
+mkdir -p "$work"
+irqlat() { "$IRQLAT" --socket "$sock" "$@"; }
+diag "kernel $(uname -r) ($(uname -v | grep -o 'PREEMPT[_A-Z]*' | head -1)), $(rtla timerlat top --help 2>&1 | head -n 1)"
+
+# the defaults: every kind on, the default thresholds (no journal or /run in this guest)
+"$IRQLATD" --socket "$sock" --log-target stderr >"$work/daemon.log" 2>&1 &
+daemon=$!
+burst=
+I=$T/instances/irqlat-timerlat
+cleanup_trace() { echo 0 >"$I/tracing_on"; echo 0 >"$I/events/enable"; rmdir "$I"; }
+cleanup() {
+	[ -z "$burst" ] || kill "$burst" 2>/dev/null || true
+	[ ! -d "$I" ] || cleanup_trace || true
+	kill "$daemon" 2>/dev/null || true
+	wait 2>/dev/null || true
+}
+trap cleanup EXIT
+up() { irqlat status >/dev/null 2>&1; }
+if ! retry 30 up; then
+	not_ok "irqlatd starts"; diag_file "$work/daemon.log"; exit 0
+fi
+
+# count TAG PID: irqlatd's wake-ups of PID so far, from since-start totals
+count() { jq --argjson p "$2" '[(.timers.wakeups // [])[] | select(.pid == $p) | .count] | add // 0' "$work/snap-$1.json"; }
+snap() { irqlat --top --batch --iterations 1 --json --window total >"$work/snap-$1.json"; }
+
+# run_rtla TAG SECONDS: rtla timerlat top on CPU $CPU, its thread FIFO 95; sets tid (the thread's
+# pid), r_count, r_max (its thread latency, ns) and i_count, i_max (irqlatd's for that pid).
+# irqlat why's answer for the thread is taken 5 s into the run: the daemon keeps the last 64
+# explained waits of each CPU, of every task, and once the thread is gone the burst's own
+# (its wake-ups, late when the host holds the emulated CPU) soon take their places.
+run_rtla() {
+	snap "$1-before"
+	rtla timerlat top -c $CPU -p 1000 -d "$2" -q -n -P f:95 >"$work/rtla-$1.txt" 2>&1 &
+	rtla=$!
+	tid=
+	i=0
+	while [ $i -lt 100 ] && [ -z "$tid" ] && kill -0 "$rtla" 2>/dev/null; do
+		tid=$(grep -lx "timerlat/$CPU" /proc/[0-9]*/comm 2>/dev/null | head -n 1 | cut -d/ -f3) || true
+		[ -n "$tid" ] || sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 5
+	irqlat why "timerlat/$CPU" --json >"$work/why-$1.json" || true
+	irqlat why "timerlat/$CPU" >"$work/why-$1.txt" || true
+	irqlat why --json >"$work/why-all-$1.json" || true
+	rc=0
+	wait "$rtla" || rc=$?
+	diag "$1: irqlatd's kept waits 5 s into the run (CPU, class, comm): $(jq -c '[.waits[] | "\(.cpu) \(.class) \(.comm)"] | group_by(.) | map({(.[0]): length}) | add' "$work/why-all-$1.json")"
+	diag "rtla ($1, exit status $rc), its thread timerlat/$CPU: ${tid:-not seen}:"
+	diag_file "$work/rtla-$1.txt" 8
+	# its row: "  1 #COUNT     |  cur  min  avg  max |  cur  min  avg  max" (IRQ, then thread)
+	row=$(awk -v c=$CPU '$1 == c && $2 ~ /^#[0-9]+$/ && $3 == "|" && $8 == "|" && $12 ~ /^[0-9]+$/ { print substr($2, 2), $12 }' "$work/rtla-$1.txt")
+	[ "$rc" -eq 0 ] && [ -n "$row" ] || return 2
+	[ -n "$tid" ] || return 1
+	r_count=${row% *} r_max=${row#* }
+	# the thread is gone with rtla's instance; a tick later irqlatd's totals hold all of it
+	retry 10 test ! -d "/proc/$tid" || diag "timerlat/$CPU ($tid) still there after rtla ended"
+	sleep 2.2
+	snap "$1-after"
+	i_count=$(( $(count "$1-after" "$tid") - $(count "$1-before" "$tid") ))
+	i_max=$(jq --argjson p "$tid" '[(.timers.wakeups // [])[] | select(.pid == $p) | .latency_max_ns] | max // 0' "$work/snap-$1-after.json")
+	diag "irqlatd: $(jq -c --argjson p "$tid" '(.timers.wakeups // [])[] | select(.pid == $p) | del(.cpus)' "$work/snap-$1-after.json")"
+	return 0
+}
+
+# bucket NS: irqlatd's schema-3 bucket index of NS (bucket i holds (2^((i-1)/8), 2^(i/8)] s)
+# (busybox's awk here has no log() or ^: the bounds are walked from 1 s, 2^(1/8) a step)
+R=1.0905077326652577
+bucket() {
+	awk -v v="$1" -v r=$R 'BEGIN { if (v <= 0) { print "none"; exit }
+		b = 1e9; i = 0; while (v <= b / r) { b /= r; i-- } while (v > b) { b *= r; i++ } print i }'
+}
+# agree TAG: the count within 2%, the maxima within one bucket's width of each other
+agree() {
+	d=$((i_count - r_count)); [ $d -ge 0 ] || d=$((-d))
+	check "$1: irqlatd counts timerlat/$CPU's wake-ups as rtla's COUNT within 2% ($i_count against $r_count)" \
+		is_le $((d * 50)) "$r_count" "50 x the difference" "rtla's count"
+	# the maxima: rtla's within one bucket of irqlatd's, and every wake-up irqlatd has more
+	# than a bucket over rtla's max one of those rtla's window left out: the tracer's thread
+	# starts when rtla selects the tracer and runs till rtla removes its instance, while rtla
+	# takes samples only from turning tracing on to its last read (in this guest the first
+	# wake-ups, while rtla sets up on the other CPU, can be the latest of all). With no such
+	# wake-up, irqlatd's max is rtla's within one bucket.
+	irqlat hist "pid:$tid" --json --window total >"$work/hist-$1.json"
+	over=$(jq --argjson p "$tid" --argjson r "$r_max" --argjson k $R \
+		'[(.timers.wakeups // [])[] | select(.pid == $p) | .latency_buckets[]? | select(.[1] == 0 or .[1] - 1 > $r * $k) | .[2]] | add // 0' \
+		"$work/hist-$1.json")
+	in_hist=$(jq --argjson p "$tid" '[(.timers.wakeups // [])[] | select(.pid == $p) | .latency_buckets[]?[2]] | add // 0' "$work/hist-$1.json")
+	outside=$((i_count - r_count)); [ $outside -ge 0 ] || outside=0
+	diag "$1: maxima $i_max ns (irqlatd, bucket $(bucket "$i_max")) and $r_max ns (rtla, bucket $(bucket "$r_max")); irqlatd's wake-ups more than a bucket over rtla's max: $over, wake-ups rtla's window left out: $outside"
+	saw_longest() {
+		awk -v a="$i_max" -v b="$r_max" -v r=$R 'BEGIN { exit !(b <= a * r) }' && return 0
+		why "irqlatd's max (ns)" "$i_max, bucket $(bucket "$i_max")"; why "rtla's max (ns)" "$r_max, bucket $(bucket "$r_max")"
+		why "expected" "rtla's at most 2^(1/8) (one bucket, 9.05%) over irqlatd's"
+		return 1
+	}
+	check "$1: irqlatd's longest wake-up of timerlat/$CPU ($i_max ns) is rtla's max thread latency ($r_max ns) or more, within one bucket" \
+		saw_longest
+	# (the histogram must hold every wake-up counted, or a count of 0 over would prove nothing)
+	over_outside() {
+		is_eqn "$in_hist" "$(count "$1-after" "$tid")" "wake-ups in irqlatd's histogram" "its count" &&
+			is_le "$over" "$outside" "irqlatd's wake-ups over rtla's max and a bucket" "irqlatd's count less rtla's"
+	}
+	check "$1: irqlatd's wake-ups more than a bucket over rtla's max ($over) are among those outside rtla's window ($outside)" \
+		over_outside "$1"
+}
+
+# ---- 1. quiet
+rc=0
+run_rtla quiet 8 || rc=$?
+if [ $rc -eq 2 ]; then	# rtla itself could not run: say what it said
+	said=$(grep -v '^ *$' "$work/rtla-quiet.txt" | head -n 3 | tr '\n' ' ')
+	skip "rtla timerlat against irqlatd" "rtla timerlat top did not run here: ${said:-no output}"
+	exit 0
+fi
+check "rtla's timerlat/$CPU thread seen while it ran" test $rc -eq 0
+[ $rc -eq 0 ] || exit 0
+agree quiet
+
+# ---- 2. a SCHED_FIFO 99 task busy 2 ms out of every 10 ms on CPU 1, through the whole run;
+# ftrace's own events there, in a private instance in the daemon's clock (mono), tell which of
+# the thread's waits it held the CPU for: its sched_switch in and out, less the interrupts
+# that ran on it (the vectors and hard IRQs, whose time irqlatd counts as theirs, not the
+# blocking task's: under emulation a local timer interrupt can take a few hundred us)
+mkdir "$I"
+echo mono >"$I/trace_clock"
+printf '%x\n' $((1 << CPU)) >"$I/tracing_cpumask"
+echo 8192 >"$I/buffer_size_kb"
+echo 'prev_comm == "rt-burst" || next_comm == "rt-burst"' >"$I/events/sched/sched_switch/filter"
+echo 1 >"$I/events/sched/sched_switch/enable"
+for e in "$I"/events/irq_vectors/*_entry "$I"/events/irq_vectors/*_exit "$I"/events/irq/irq_handler_entry "$I"/events/irq/irq_handler_exit; do
+	[ ! -e "$e/enable" ] || echo 1 >"$e/enable"
+done
+echo 1 >"$I/tracing_on"
+rt-burst $CPU 99 2000 10000 40 >"$work/burst.txt" 2>&1 &
+burst=$!
+sleep 0.5
+if ! kill -0 "$burst" 2>/dev/null; then
+	not_ok "rt-burst runs on CPU $CPU at SCHED_FIFO 99"; diag_file "$work/burst.txt"; exit 0
+fi
+rc=0
+run_rtla burst 8 || rc=$?
+check "rtla timerlat top runs beside the burst, its thread seen" test $rc -eq 0
+[ $rc -eq 0 ] || exit 0
+kill "$burst" 2>/dev/null || true
+wait "$burst" 2>/dev/null || true
+burst_pid=$burst burst=
+echo 0 >"$I/tracing_on"
+cp "$I/trace" "$work/burst-trace.txt"
+diag "ftrace on CPU $CPU: $(grep -E '^(entries|overrun|dropped events):' "$I/per_cpu/cpu$CPU/stats" | tr '\n' ' ')"
+cleanup_trace
+agree burst
+check "rtla's own max thread latency ($r_max ns) shows the burst holding its thread back (1 ms or more)" \
+	is_ge "$r_max" 1000000 "rtla's max (ns)"
+
+cp "$work/why-burst.json" "$work/why.json"
+cp "$work/why-burst.txt" "$work/why.txt"
+# shellcheck disable=SC2016 # $p and $b are jq's
+W='[.waits[] | select(.pid == $p and .class == "wakeup")]'
+n=$(jq --argjson p "$tid" "$W | length" "$work/why.json")
+by_burst=$(jq --argjson p "$tid" --argjson b "$burst_pid" "$W | map(select(.cause == \"blocking\" and .blocker.pid == \$b and .blocker.sched == \"FIFO 99\")) | length" "$work/why.json")
+# the part with the most time over all the kept waits after the timer's callback, as the TOP
+# CAUSE column sums them (the lateness before it, exit from idle or a late timer interrupt, is
+# the timer's: a task cannot delay the interrupt, and in this emulated guest the host holding
+# the vCPU makes much of it)
+top=$(jq -r --argjson p "$tid" "$W"' | [.[].parts | to_entries[] | select(.key | startswith("late_") | not)] | group_by(.key) | map({k: .[0].key, ns: (map(.value) | add)}) | sort_by(-.ns) | first | "\(.k) \(.ns)"' "$work/why.json")
+diag "irqlat why: $n kept waits of timerlat/$CPU ($tid), $by_burst of them mostly the burst (pid $burst_pid); largest part over all after the callback: $top; causes: $(jq -c --argjson p "$tid" "$W | group_by(.cause) | map({(.[0].cause): length}) | add" "$work/why.json")"
+jq -r --argjson p "$tid" --argjson b "$burst_pid" "$W"' | map(select(.cause != "blocking" or .blocker.pid != $b)) | .[:3][] | .summary' "$work/why.json" | sed 's/^/#   not the burst: /'
+sed -n '1,10s/^/#   /p' "$work/why.txt"
+check_gt "irqlat why keeps late waits of timerlat/$CPU ($n)" "$n" 0
+# the thread's row's TOP CAUSE: the part with the most time over its kept waits, named as in the
+# wait it took most of
+top_named() {
+	is_eq "${top%% *}" blocking_ns "the largest part over the waits after the callback" || return 1
+	b=$(jq -r --argjson p "$tid" "$W"' | max_by(.parts.blocking_ns) | "\(.blocker.pid) \(.blocker.sched)"' "$work/why.json")
+	is_eq "$b" "$burst_pid FIFO 99" "the blocker in the wait it took most of" "the burst"
+}
+check "the top cause of timerlat/$CPU's late waits after the timer's callback is the burst, rt-burst[$burst_pid] (FIFO 99), as the blocking task" top_named
+# wait by wait, against ftrace: each of the thread's waits in which the burst ran on CPU $CPU
+# (less its interrupts) for more than half of it after the timer's callback (and 20 us or
+# more) has the burst as its top cause and blocking task. Not every wait: in this emulated guest some are late because the
+# host held the vCPU (timer IRQ late, exit from idle), which irqlatd names as such.
+# the burst's time on CPU $CPU less its interrupts, as "START END" ns pieces
+awk 'function upto() { if (burst && !depth && now > last) printf "%.0f %.0f\n", last, now; last = now }
+/ sched_switch: | [a-z_]+_(entry|exit): / {
+	for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { split(substr($i, 1, length($i) - 1), q, "."); now = q[1] * 1e9 + (("1" q[2]) - 1000000) * 1000 }
+	upto()
+	if ($0 ~ / sched_switch: /) {	# (never inside an interrupt: an entry whose exit was lost ends here)
+		depth = 0
+		if ($0 ~ /==> next_comm=rt-burst /) burst = 1; else if ($0 ~ /prev_comm=rt-burst /) burst = 0
+	}
+	else if ($0 ~ /_entry: /) depth++
+	else if (depth) depth--
+}' "$work/burst-trace.txt" >"$work/burst-runs.txt"
+# (the part compared is the largest after the callback, as tests/host/11-why-host.t does: a
+# task cannot delay a timer's interrupt, so lateness before the callback is the timer's)
+jq -r --argjson p "$tid" "$W"' | .[] | select(.flags | index("moved") | not)
+	| "\(.ts_ns - .total_ns + .parts.late_busy_ns + .parts.late_idle_ns) \(.ts_ns) \(.parts | to_entries | map(select(.key | startswith("late_") | not)) | max_by(.value) | .key | sub("_ns$"; "")) \(.blocker.pid // 0) \(.blocker.sched // "-" | sub(" "; "_")) \(.summary)"' \
+	"$work/why.json" >"$work/waits.txt"
+awk -v runs="$work/burst-runs.txt" 'BEGIN { while ((getline l <runs) > 0) { split(l, f, " "); n++; s[n] = f[1]; e[n] = f[2] } }
+	{ o = 0; for (i = 1; i <= n; i++) { a = s[i] > $1 ? s[i] : $1; b = e[i] < $2 ? e[i] : $2; if (b > a) o += b - a }
+	  $1 = sprintf("%.0f %.0f", o, $2 - $1); $2 = ""; print }' "$work/waits.txt" | tr -s ' ' >"$work/held.txt"
+held=$(awk '2 * $1 > $2 && $1 >= 20000' "$work/held.txt" | wc -l)
+named=$(awk -v b="$burst_pid" '2 * $1 > $2 && $1 >= 20000 && $3 == "blocking" && $4 == b && $5 == "FIFO_99"' "$work/held.txt" | wc -l)
+diag "ftrace: $(grep -c ' sched_switch: .*==> next_comm=rt-burst ' "$work/burst-trace.txt") runs of the burst on CPU $CPU, $(grep -c '_entry: ' "$work/burst-trace.txt") interrupts there; of the $(wc -l <"$work/held.txt") kept waits, it held the CPU for most of $held after the callback, irqlatd names it in $named (ns held, ns after the callback, largest part after it, blocker, irqlatd's summary):"
+sed 's/^/#   /' "$work/held.txt" | head -n 4
+if [ ! -s "$work/burst-runs.txt" ]; then
+	diag "no run of the burst found in ftrace's events; the first of them:"
+	grep -m 2 ' sched_switch: ' "$work/burst-trace.txt" | sed 's/^/#   /'
+	grep -m 2 '_entry: ' "$work/burst-trace.txt" | sed 's/^/#   /'
+	grep -m 2 '_exit: ' "$work/burst-trace.txt" | sed 's/^/#   /'
+fi
+awk -v b="$burst_pid" '2 * $1 > $2 && $1 >= 20000 && !($3 == "blocking" && $4 == b && $5 == "FIFO_99")' "$work/held.txt" | head -n 5 | sed 's/^/#   not named: /'
+held_named() { is_gt "$held" 0 "waits the burst held CPU $CPU for most of (ftrace)" && is_eq "$named" "$held" "of them, those whose top cause is the burst (irqlatd)" "all of them"; }
+check "each wait of timerlat/$CPU the burst held CPU $CPU for most of, by ftrace, has it as top cause ($named of $held)" held_named
+check_grep "irqlat why names it on the screen" "blocking task .*rt-burst\[$burst_pid\] (FIFO 99)" "$work/why.txt"
