@@ -48,6 +48,13 @@ _irqlat()
 		COMPREPLY=($(compgen -W "$online" -- "$cur"))
 		return
 		;;
+	--cgroup)
+		# the machine's cgroup v2 paths, from the unified hierarchy's mount
+		local root
+		root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts 2>/dev/null)
+		[ -n "$root" ] && COMPREPLY=($(cd "$root" && compgen -d -- "${cur#/}" | sed 's|^|/|'))
+		return
+		;;
 	-n | --iterations | -d | --delay | --since | --max-answer-mb)
 		return
 		;;
@@ -55,7 +62,7 @@ _irqlat()
 
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "--top --batch --iterations --delay --json --window --sort --reverse
-			--output --cpus --rt-only --follow --since --time --socket --max-answer-mb --help --version -b -n -d -J -w -s -R -o -C -f -S -h -V" -- "$cur"))
+			--output --cpus --rt-only --cgroup --follow --since --time --socket --max-answer-mb --help --version -b -n -d -J -w -s -R -o -C -f -S -h -V" -- "$cur"))
 		return
 	fi
 
@@ -67,7 +74,7 @@ _irqlat()
 			sub=${words[i]}
 			break
 			;;
-		-w | --window | -s | --sort | -o | --output | -C | --cpus | -S | --socket | -n | --iterations | -d | --delay | --since | --time | --max-answer-mb)
+		-w | --window | -s | --sort | -o | --output | -C | --cpus | -S | --socket | -n | --iterations | -d | --delay | --since | --time | --max-answer-mb | --cgroup)
 			((i++))
 			;;
 		esac

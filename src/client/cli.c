@@ -71,6 +71,8 @@ static void usage(FILE *f)
 		"                         a bad command line\n"
 		"      --rt-only          the tasks woken by their hrtimer that run real-time (FIFO,\n"
 		"                         RR, deadline) alone, in the table, the JSON and why\n"
+		"      --cgroup PATH      the tasks woken by their hrtimer in cgroup v2 PATH or below\n"
+		"                         it alone (/system.slice/rt.service), in the table and JSON\n"
 		"  -f, --follow           events: keep printing as events arrive (after those --since\n"
 		"                         selects, when given)\n"
 		"      --since WHEN       events: from WHEN on: 30s, 5m, 2h (that long ago), @EPOCH,\n"
@@ -89,7 +91,7 @@ static void usage(FILE *f)
 		sorts, columns, CONN_MAX_ANSWER_MB, keys, sort_list);
 }
 
-enum { OPT_SINCE = 256, OPT_TIME, OPT_MAX_ANSWER_MB, OPT_RT_ONLY };
+enum { OPT_SINCE = 256, OPT_TIME, OPT_MAX_ANSWER_MB, OPT_RT_ONLY, OPT_CGROUP };
 
 const char *cli_possible_cpus = CLI_POSSIBLE_CPUS;
 
@@ -194,6 +196,7 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 		{ "time", required_argument, NULL, OPT_TIME },
 		{ "max-answer-mb", required_argument, NULL, OPT_MAX_ANSWER_MB },
 		{ "rt-only", no_argument, NULL, OPT_RT_ONLY },
+		{ "cgroup", required_argument, NULL, OPT_CGROUP },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
@@ -288,6 +291,11 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 			break;
 		case OPT_RT_ONLY:
 			c->rt_only = 1;
+			break;
+		case OPT_CGROUP:
+			if (optarg[0] != '/' || strlen(optarg) > 4096)
+				return fail_line(err, "irqlat", "--cgroup takes a cgroup v2 path such as /system.slice/rt.service, not '%s'", optarg);
+			c->cgroup = optarg;
 			break;
 		case OPT_TIME:
 			if (ev_clock_parse(optarg, &c->clock) < 0)

@@ -115,15 +115,23 @@ static void keep_on_cpus(struct row *rows, int *n, json_object *s, const char *c
 	*n = kept;
 }
 
-/* --rt-only: of the tasks' rows, the real-time ones (the other kinds' rows are not tasks) */
-static void keep_rt(struct row *rows, int *n, bool rt_only)
+/* A task's element or row kept by --rt-only and --cgroup */
+static bool task_kept(json_object *el, const struct cli *c)
+{
+	return (!c->rt_only || row_policy_rt(json_get_str(el, "policy", NULL))) &&
+	       (!c->cgroup || cgroup_under(json_get_str(el, "cgroup", NULL), c->cgroup));
+}
+
+/* --rt-only and --cgroup: of the tasks' rows, those they keep (the other kinds' rows are not
+ * tasks) */
+static void keep_tasks(struct row *rows, int *n, json_object *s, const struct cli *c)
 {
 	int kept = 0;
 
-	if (!rt_only)
+	if (!c->rt_only && !c->cgroup)
 		return;
 	for (int i = 0; i < *n; i++)
-		if (rows[i].kind != KIND_WAKEUP || rows[i].rt)
+		if (rows[i].kind != KIND_WAKEUP || task_kept(table_row_object(s, &rows[i]), c))
 			rows[kept++] = rows[i];
 	*n = kept;
 }
@@ -143,7 +151,7 @@ static int print_sections(json_object *s, const struct cli *c)
 			return n;
 		}
 		keep_on_cpus(rows, &n, s, c->cpus);
-		keep_rt(rows, &n, c->rt_only);
+		keep_tasks(rows, &n, s, c);
 		if (!n)
 			continue;
 		why_rows_causes(s, rows, n);
@@ -197,13 +205,13 @@ static void json_keep_on_cpus(json_object *s, const char *cpus)
 	json_object_object_add(s, key, kept);
 }
 
-/* --rt-only with --json: the tasks woken by their hrtimer that run real-time alone (the
+/* --rt-only and --cgroup with --json: the tasks woken by their hrtimer that they keep (the
  * timers object's "wakeups") */
-static void json_keep_rt(json_object *s, bool rt_only)
+static void json_keep_tasks(json_object *s, const struct cli *c)
 {
 	json_object *timers, *tasks, *kept;
 
-	if (!rt_only || !json_object_object_get_ex(s, "timers", &timers) ||
+	if ((!c->rt_only && !c->cgroup) || !json_object_object_get_ex(s, "timers", &timers) ||
 	    !json_object_object_get_ex(timers, kind_get(KIND_WAKEUP)->table.array, &tasks) ||
 	    !json_object_is_type(tasks, json_type_array))
 		return;
@@ -211,7 +219,7 @@ static void json_keep_rt(json_object *s, bool rt_only)
 	for (size_t i = 0; i < json_object_array_length(tasks); i++) {
 		json_object *t = json_object_array_get_idx(tasks, i);
 
-		if (row_policy_rt(json_get_str(t, "policy", NULL)))
+		if (task_kept(t, c))
 			json_object_array_add(kept, json_object_get(t));
 	}
 	json_object_object_add(timers, kind_get(KIND_WAKEUP)->table.array, kept);
@@ -279,7 +287,7 @@ static int cmd_top_batch(struct irqlat_conn *conn, const struct cli *c)
 		last_end = json_get_u64(s, "snapshot_end_ns", 0);
 		if (c->json) {
 			json_keep_on_cpus(s, c->cpus);
-			json_keep_rt(s, c->rt_only);
+			json_keep_tasks(s, c);
 			print_json_line(s);
 			continue;
 		}

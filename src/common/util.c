@@ -194,3 +194,12 @@ size_t text_cut(const char *s, size_t max)
 	}
 	return n;
 }
+
+bool cgroup_under(const char *path, const char *cgroup)
+{
+	size_t n = strlen(cgroup);
+
+	while (n > 1 && cgroup[n - 1] == '/')
+		n--;
+	return path && !strncmp(path, cgroup, n) && (n == 1 || path[n] == 0 || path[n] == '/');
+}

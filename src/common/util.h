@@ -3,6 +3,7 @@
 #ifndef IRQLAT_UTIL_H
 #define IRQLAT_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -51,5 +52,8 @@ size_t text_escape(char *out, size_t outlen, const char *in, size_t inlen);
 /* The length of the longest start of s, at most max bytes, that cuts neither a UTF-8
  * character nor an escape text_escape() wrote (\xNN, \n): for a column of such text. */
 size_t text_cut(const char *s, size_t max);
+
+/* Whether cgroup v2 path (NULL: not known) is cgroup or below it; "/" holds every one */
+bool cgroup_under(const char *path, const char *cgroup);
 
 #endif

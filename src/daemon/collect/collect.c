@@ -96,8 +96,10 @@ unsigned collector_count_kind(const struct collector *c, enum lat_kind kind)
 
 void collector_free(struct collector *c)
 {
-	for (unsigned i = 0; i < c->nseries; i++)
+	for (unsigned i = 0; i < c->nseries; i++) {
 		free(c->series[i].cpus);
+		free(c->series[i].cgroup);
+	}
 	for (uint32_t i = 0; i < c->ncells; i++)
 		if (c->cells[i].prev) {
 			free(c->cells[i].prev->hi);
@@ -143,6 +145,7 @@ static int series_for(struct collector *c, const struct lat_cell_meta *m)
 	if (reuse >= 0) {
 		i = (unsigned)reuse;
 		free(c->series[i].cpus);
+		free(c->series[i].cgroup);
 	} else if (c->nseries == c->series_cap) {
 		unsigned cap = c->series_cap ? 2 * c->series_cap : 16;
 		struct series *ns = realloc(c->series, cap * sizeof(*ns));

@@ -44,6 +44,7 @@ struct series {
 	uint64_t born_tick;	/* ... when it was made */
 	uint64_t task_start;	/* KIND_WAKEUP: the task's start time (/proc/PID/stat), 0 until read */
 	uint64_t exit_tick;	/* KIND_WAKEUP: the tick its task was first seen gone, 0: not yet */
+	char *cgroup;		/* KIND_WAKEUP: its task's cgroup v2 path, read with the start time; NULL until then */
 };
 
 struct cell_prev;

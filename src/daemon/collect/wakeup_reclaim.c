@@ -68,6 +68,29 @@ int task_stat(const char *proc, uint32_t pid, char comm[TASK_COMM_LEN_ABI], uint
 	return 0;
 }
 
+int task_cgroup(const char *proc, uint32_t pid, char **path)
+{
+	_cleanup_free_ char *line = NULL;
+	_cleanup_fclose_ FILE *f = NULL;
+	char name[64];
+	size_t cap = 0;
+	ssize_t n;
+
+	*path = NULL;
+	snprintf(name, sizeof(name), "%s/%u/cgroup", proc, pid);
+	f = fopen(name, "re");
+	if (!f)
+		return -errno;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		if (strncmp(line, "0::", 3))	/* the unified hierarchy's line; v1 controllers' are others */
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		*path = strdup(line + 3);
+		return *path ? 0 : -ENOMEM;
+	}
+	return -ENOENT;
+}
+
 enum task_state { TASK_ALIVE, TASK_EXITED, TASK_REPLACED };
 
 /* Whether series s's task is still the one that took its cells, exited, or replaced by another
@@ -84,6 +107,10 @@ static enum task_state task_state(struct wakeup_reclaim *w, struct series *s)
 		if (strncmp(comm, s->name, TASK_COMM_LEN_ABI - 1))
 			return TASK_REPLACED;
 		s->task_start = start;
+		/* once: a task seldom moves, and the file costs as much as stat's (log-tasks'
+		 * cgroups, irqlat --cgroup) */
+		if (!s->cgroup)
+			(void)task_cgroup(w->proc, s->sub, &s->cgroup);
 	}
 	return s->task_start == start ? TASK_ALIVE : TASK_REPLACED;
 }

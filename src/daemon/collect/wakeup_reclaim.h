@@ -39,4 +39,8 @@ json_object *wakeup_reclaim_status_json(const struct wakeup_reclaim *w, const st
  * (-ENOENT: no such task). The task is a thread id too (/proc/TID exists, unlisted). */
 int task_stat(const char *proc, uint32_t pid, char comm[TASK_COMM_LEN_ABI], uint64_t *start);
 
+/* /proc/PID/cgroup's cgroup v2 path ("/system.slice/rt.service"), malloc'ed into *path: 0, or
+ * negative errno (-ENOENT: no such task, or no unified hierarchy) with *path NULL. */
+int task_cgroup(const char *proc, uint32_t pid, char **path);
+
 #endif

@@ -417,7 +417,8 @@ static int tp_setting(struct daemon_config *c, const char *key, const char *valu
 	return 0;
 }
 
-/* log-tasks: pids and comm patterns, separated by commas or blanks, added to the list */
+/* log-tasks: pids, comm patterns and cgroup paths (a word starting with '/'), separated by
+ * commas or blanks, added to the list */
 static int log_tasks_add(struct daemon_config *c, const char *value, const struct config_origin *at,
 			 struct config_error *e)
 {
@@ -439,6 +440,7 @@ static int log_tasks_add(struct daemon_config *c, const char *value, const struc
 			t.pid = (uint32_t)pid;
 		} else {
 			snprintf(t.pattern, sizeof(t.pattern), "%s", word);
+			t.cgroup = *word == '/';
 		}
 		if (c->nlog_tasks == MAX_LOG_TASKS)
 			return key_fail(e, -EINVAL, at, "log-tasks", "names more than %d tasks", MAX_LOG_TASKS);

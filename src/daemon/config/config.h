@@ -56,11 +56,13 @@ struct tp_config {
 enum log_wakeups { LOG_WAKEUPS_RT, LOG_WAKEUPS_NAMED, LOG_WAKEUPS_ALL };
 int log_wakeups_parse(const char *s, enum log_wakeups *w);
 const char *log_wakeups_name(enum log_wakeups w);
-/* A task of log-tasks: a pid, or a comm pattern (fnmatch(3), e.g. "cyclictest", "irq/[0-9]*") */
+/* A task of log-tasks: a pid, a comm pattern (fnmatch(3), e.g. "cyclictest", "irq/[0-9]*"), or
+ * a cgroup v2 path ("/system.slice/rt.service": the tasks in it and below it) */
 #define MAX_LOG_TASKS 64
 #define LOG_TASK_PATTERN_MAX 64
 struct log_task {
 	uint32_t pid;			/* 0: pattern */
+	bool cgroup;			/* pattern is a cgroup path */
 	char pattern[LOG_TASK_PATTERN_MAX];
 };
 #define OUTLIER_CAP_DEFAULT 3		/* outlier and storm entries a minute, then one saying what was held back */

@@ -116,6 +116,7 @@ void outlier_from_event(struct outlier *o, const struct outlier_event *e, const 
 	o->kind = s ? s->kind : KIND_HARDIRQ;
 	o->sub = s ? s->sub : 0;
 	snprintf(o->name, sizeof(o->name), "%s", s ? s->name : "?");
+	o->cgroup = s ? s->cgroup : NULL;
 	o->cpu = cpu;
 	o->ts_ns = e->ts_ns;
 	o->value_ns = e->value_ns;
@@ -251,12 +252,13 @@ static void log_outlier(struct outlier_limiter *l, const struct outlier *o)
 	log_struct(LOG_WARNING, k->outlier_mid, &f, "%s%s", log_to_journal() ? "" : "outlier: ", msg);
 }
 
-static bool task_named(const struct outlier_rules *r, uint32_t pid, const char *comm)
+static bool task_named(const struct outlier_rules *r, uint32_t pid, const char *comm, const char *cgroup)
 {
 	for (unsigned i = 0; i < r->ntasks; i++) {
 		const struct log_task *t = &r->tasks[i];
 
-		if (t->pid ? t->pid == pid : comm && *comm && !fnmatch(t->pattern, comm, 0))
+		if (t->pid ? t->pid == pid
+			   : t->cgroup ? cgroup_under(cgroup, t->pattern) : comm && *comm && !fnmatch(t->pattern, comm, 0))
 			return true;
 	}
 	return false;
@@ -269,7 +271,7 @@ bool outlier_wanted(const struct outlier_rules *r, const struct outlier *o)
 
 	if (!o->woken_pid || r->log_wakeups == LOG_WAKEUPS_ALL)
 		return true;
-	if (task_named(r, o->woken_pid, comm))
+	if (task_named(r, o->woken_pid, comm, o->kind == KIND_WAKEUP && o->sub ? o->cgroup : NULL))
 		return true;
 	return r->log_wakeups == LOG_WAKEUPS_RT && task_sched_is_rt(&o->woken);
 }

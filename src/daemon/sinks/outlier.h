@@ -45,6 +45,7 @@ struct outlier {
 	 * hrtimer_wakeup woke; 0: none */
 	uint32_t woken_pid;
 	struct task_sched woken;	/* its policy when the outlier was handled (outlier_resolve()) */
+	const char *cgroup;	/* a wake-up's task's cgroup v2 path (its series'), NULL: not read yet */
 	/* it delayed no task: a timer late on an idle CPU that woke none, a vector that
 	 * interrupted the idle task (logged only with log-idle) */
 	bool idle;

@@ -279,6 +279,8 @@ static json_object *series_element(const struct collector *c, enum lat_kind k, u
 		json_object_object_add(el, "policy", json_object_new_string(task_policy_name(ts.policy)));
 		if (ts.priority)
 			json_object_object_add(el, "priority", json_object_new_int(ts.priority));
+		if (s->cgroup)
+			json_object_object_add(el, "cgroup", json_object_new_string(s->cgroup));
 	}
 	return el;
 }

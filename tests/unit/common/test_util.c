@@ -78,6 +78,19 @@ static void test_text_escape(void **state)
 }
 
 /* text_cut(): a column of escaped text is cut between characters and escapes */
+/* A cgroup path in or below another: whole components only, a trailing '/' ignored, "/" all */
+static void test_cgroup_under(void **state)
+{
+	(void)state;
+	assert_true(cgroup_under("/system.slice/rt.service", "/system.slice"));
+	assert_true(cgroup_under("/system.slice", "/system.slice/"));
+	assert_true(cgroup_under("/system.slice/rt.service", "/system.slice/rt.service"));
+	assert_false(cgroup_under("/system.slice2/x", "/system.slice"));
+	assert_false(cgroup_under("/user.slice", "/system.slice"));
+	assert_true(cgroup_under("/user.slice", "/"));
+	assert_false(cgroup_under(NULL, "/"));
+}
+
 static void test_text_cut(void **state)
 {
 	(void)state;
@@ -97,6 +110,7 @@ int main(void)
 		cmocka_unit_test(test_fmt_duration),
 		cmocka_unit_test(test_text_escape),
 		cmocka_unit_test(test_text_cut),
+		cmocka_unit_test(test_cgroup_under),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

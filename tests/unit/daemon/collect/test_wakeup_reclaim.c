@@ -15,18 +15,45 @@
 #include <cmocka.h>
 #include "daemon/collect/wakeup_reclaim.h"
 
-static void write_stat(const char *root, unsigned pid, const char *line)
+static void write_file(const char *root, unsigned pid, const char *name, const char *line)
 {
 	char path[256];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%u", root, pid);
 	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/%u/stat", root, pid);
+	snprintf(path, sizeof(path), "%s/%u/%s", root, pid, name);
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fputs(line, f);
 	fclose(f);
+}
+
+static void write_stat(const char *root, unsigned pid, const char *line)
+{
+	write_file(root, pid, "stat", line);
+}
+
+/* task_cgroup(): the unified hierarchy's line (0::) of /proc/PID/cgroup, v1 lines before it
+ * skipped; none (a v1-only machine) and no such task are -ENOENT */
+static void test_task_cgroup(void **state)
+{
+	char root[] = "/tmp/irqlat-proc-XXXXXX", cmd[300];
+	char *path = NULL;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	write_file(root, 42, "cgroup", "4:memory:/process_api/x\n1:cpu:/\n0::/system.slice/rt.service\n");
+	write_file(root, 43, "cgroup", "4:memory:/\n");
+	assert_int_equal(task_cgroup(root, 42, &path), 0);
+	assert_string_equal(path, "/system.slice/rt.service");
+	free(path);
+	assert_int_equal(task_cgroup(root, 43, &path), -ENOENT);
+	assert_null(path);
+	assert_int_equal(task_cgroup(root, 44, &path), -ENOENT);
+	assert_null(path);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
 }
 
 static void test_task_stat(void **state)
@@ -67,6 +94,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_task_stat),
+		cmocka_unit_test(test_task_cgroup),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
