@@ -118,8 +118,7 @@ static void keep_on_cpus(struct row *rows, int *n, json_object *s, const char *c
 /* A task's element or row kept by --rt-only and --cgroup */
 static bool task_kept(json_object *el, const struct cli *c)
 {
-	return (!c->rt_only || row_policy_rt(json_get_str(el, "policy", NULL))) &&
-	       (!c->cgroup || cgroup_under(json_get_str(el, "cgroup", NULL), c->cgroup));
+	return table_task_kept(el, c->rt_only, c->cgroup);
 }
 
 /* --rt-only and --cgroup: of the tasks' rows, those they keep (the other kinds' rows are not
@@ -186,61 +185,62 @@ static int print_snapshot(json_object *s, const struct cli *c, const enum column
 	return 0;
 }
 
+/* parent[key] without the elements keep refuses; nothing when it is not an array */
+static void json_keep(json_object *parent, const char *key, bool (*keep)(json_object *el, const void *arg),
+		      const void *arg)
+{
+	json_object *arr, *kept;
+
+	if (!parent || !json_object_object_get_ex(parent, key, &arr) || !json_object_is_type(arr, json_type_array))
+		return;
+	kept = json_object_new_array();
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		json_object *el = json_object_array_get_idx(arr, i);
+
+		if (keep(el, arg))
+			json_object_array_add(kept, json_object_get(el));
+	}
+	json_object_object_add(parent, key, kept);
+}
+
+static bool ran_on(json_object *h, const void *cpus)
+{
+	return cpuline_ran_on(h, cpus);
+}
+
 /* -C with --json: the summary without the handlers that never ran on those CPUs (each kept
  * one whole, all its CPUs, so its counts still add up) */
 static void json_keep_on_cpus(json_object *s, const char *cpus)
 {
-	const char *key = kind_get(KIND_HARDIRQ)->table.array;
-	json_object *irqs, *kept;
+	if (cpus)
+		json_keep(s, kind_get(KIND_HARDIRQ)->table.array, ran_on, cpus);
+}
 
-	if (!cpus || !json_object_object_get_ex(s, key, &irqs) || !json_object_is_type(irqs, json_type_array))
-		return;
-	kept = json_object_new_array();
-	for (size_t i = 0; i < json_object_array_length(irqs); i++) {
-		json_object *h = json_object_array_get_idx(irqs, i);
-
-		if (cpuline_ran_on(h, cpus))
-			json_object_array_add(kept, json_object_get(h));
-	}
-	json_object_object_add(s, key, kept);
+static bool task_kept_arg(json_object *t, const void *c)
+{
+	return task_kept(t, c);
 }
 
 /* --rt-only and --cgroup with --json: the tasks woken by their hrtimer that they keep (the
  * timers object's "wakeups") */
 static void json_keep_tasks(json_object *s, const struct cli *c)
 {
-	json_object *timers, *tasks, *kept;
+	if (c->rt_only || c->cgroup)
+		json_keep(json_object_object_get(s, "timers"), kind_get(KIND_WAKEUP)->table.array, task_kept_arg, c);
+}
 
-	if ((!c->rt_only && !c->cgroup) || !json_object_object_get_ex(s, "timers", &timers) ||
-	    !json_object_object_get_ex(timers, kind_get(KIND_WAKEUP)->table.array, &tasks) ||
-	    !json_object_is_type(tasks, json_type_array))
-		return;
-	kept = json_object_new_array();
-	for (size_t i = 0; i < json_object_array_length(tasks); i++) {
-		json_object *t = json_object_array_get_idx(tasks, i);
-
-		if (task_kept(t, c))
-			json_object_array_add(kept, json_object_get(t));
-	}
-	json_object_object_add(timers, kind_get(KIND_WAKEUP)->table.array, kept);
+static bool waiter_rt(json_object *w, const void *arg)
+{
+	(void)arg;
+	return json_get_i64(w, "waiter_prio", 120) < 100;
 }
 
 /* --rt-only with why: the waits of real-time waiters alone (the kernel's prio below 100 at the
  * wake-up; deadline is -1) */
 static void why_keep_rt(json_object *answer, bool rt_only)
 {
-	json_object *waits, *kept;
-
-	if (!rt_only || !json_object_object_get_ex(answer, "waits", &waits) || !json_object_is_type(waits, json_type_array))
-		return;
-	kept = json_object_new_array();
-	for (size_t i = 0; i < json_object_array_length(waits); i++) {
-		json_object *w = json_object_array_get_idx(waits, i);
-
-		if (json_get_i64(w, "waiter_prio", 120) < 100)
-			json_object_array_add(kept, json_object_get(w));
-	}
-	json_object_object_add(answer, "waits", kept);
+	if (rt_only)
+		json_keep(answer, "waits", waiter_rt, NULL);
 }
 
 /* The explained waits beside a text snapshot, for the wake-up rows' TOP CAUSE: a daemon that

@@ -35,7 +35,6 @@ struct row {
 	uint64_t raise_window_count, raise_p99_ns, raise_max_ns;	/* softirqs: raise-to-run latency */
 	char flags[8];		/* FLAG_* letters, "" when none */
 	char cause[128];	/* a task's: the top cause of its kept late waits ("62% IRQ 36 ..."), "" */
-	bool rt;		/* a task's: real-time (FIFO, RR, deadline) when the daemon asked */
 	int src;		/* index in its source's array (per-CPU detail lives there) */
 };
 

@@ -244,7 +244,6 @@ int table_rows_of(json_object *summary, enum lat_kind src, struct row **ret)
 		r->src = (int)i;
 		r->irq = irq ? (int)json_get_i64(o, "irq", -1) : -1;
 		r->key = sd->select_key ? json_get_i64(o, sd->select_key, -1) : -1;
-		r->rt = row_policy_rt(json_get_str(o, "policy", NULL));
 		/* a name escaped for text (a task's comm of control characters) may not fit: cut
 		 * between its characters and escapes, never in half an escape */
 		char name[128];
@@ -352,7 +351,7 @@ void table_sort(struct row *rows, int n, enum sort_key key, bool reverse)
 		qsort_r(rows, (size_t)n, sizeof(*rows), row_cmp, &order);
 }
 
-bool row_policy_rt(const char *policy)
+static bool policy_rt(const char *policy)
 {
 	static const char *const rt[] = { "fifo", "rr", "deadline", "rt" };
 
@@ -360,6 +359,12 @@ bool row_policy_rt(const char *policy)
 		if (!strcmp(policy, rt[i]))
 			return true;
 	return false;
+}
+
+bool table_task_kept(json_object *el, bool rt_only, const char *cgroup)
+{
+	return (!rt_only || policy_rt(json_get_str(el, "policy", NULL))) &&
+	       (!cgroup || cgroup_under(json_get_str(el, "cgroup", NULL), cgroup));
 }
 
 void fmt_latency(char *buf, size_t len, uint64_t ns, uint64_t runs, double q)

@@ -82,9 +82,9 @@ bool table_few_runs(const struct row *r, enum column col);
 int table_rows(json_object *summary, struct row **ret);
 int table_rows_of(json_object *summary, enum lat_kind src, struct row **ret);
 void table_sort(struct row *rows, int n, enum sort_key key, bool reverse);
-/* Whether a task's "policy" (as the daemon words it: fifo, rr, deadline, rt, other, unknown)
- * is a real-time one */
-bool row_policy_rt(const char *policy);
+/* Whether a task's element (the summary's timers.wakeups) is one --rt-only (its "policy" fifo,
+ * rr, deadline or rt) and --cgroup (its "cgroup" that path or below; NULL: any) keep */
+bool table_task_kept(json_object *el, bool rt_only, const char *cgroup);
 /* A latency of a window: "-" when the window had no run (idle), else the duration, with '*'
  * when it is a percentile of fewer runs than table_quantile_min_runs(q) (q 0: not a
  * percentile). */

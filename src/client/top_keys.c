@@ -9,18 +9,13 @@
 #include "top_keys.h"
 #include "why.h"
 #include "common/cpulist.h"
-#include "common/json.h"
-#include "common/util.h"
 
 static bool matches_filter(const struct top *t, const struct row *r)
 {
 	if (t->filter[0] && !strcasestr(r->name, t->filter))
 		return false;
-	if (t->cli->rt_only && r->kind == KIND_WAKEUP && !r->rt)	/* --rt-only */
-		return false;
-	if (t->cli->cgroup && r->kind == KIND_WAKEUP &&	/* --cgroup */
-	    !cgroup_under(json_get_str(table_row_object(t->summary, r), "cgroup", NULL), t->cli->cgroup))
-		return false;
+	if (r->kind == KIND_WAKEUP && !table_task_kept(table_row_object(t->summary, r), t->cli->rt_only, t->cli->cgroup))
+		return false;	/* --rt-only, --cgroup */
 	if (!t->cpus[0])
 		return true;
 	return cpuline_ran_on(table_row_object(t->summary, r), t->cpus);
