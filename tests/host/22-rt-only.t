@@ -36,7 +36,12 @@ chrt -f 20 python3 "$TMP/sleeper.py" &
 RT=$!; PIDS+=("$RT")
 sh -c 'echo $$ >"$1/cgroup.procs" && exec python3 "$2"' _ "$CG_ROOT$CG" "$TMP/sleeper.py" &
 NORM=$!; PIDS+=("$NORM")
-sleep 13	# a few thousand wake-ups each, and the ten ticks in which the daemon reads the cgroup
+sleep 3	# a few thousand wake-ups each
+# the daemon reads a task's cgroup within ten ticks of its first wake-up: wait for it (30 s at most)
+for _ in $(seq 60); do
+	irqlat --top -b -n 1 -w total -J | jq -e --argjson p "$NORM" '[.timers.wakeups[] | select(.pid == $p and .cgroup)] | length > 0' >/dev/null && break
+	sleep 0.5
+done
 
 policy_of() { chrt -p "$1" | sed -n 's/.*scheduling policy: SCHED_\([A-Z]*\).*/\1/p'; }
 diag "chrt: pid $RT $(policy_of "$RT"), pid $NORM $(policy_of "$NORM")"
