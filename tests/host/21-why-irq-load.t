@@ -133,23 +133,31 @@ compare() {
 # its time irqlatd's IRQ part: 0 to 4 waits a run, most often under the disk load, whose host
 # takes the CPU most). A defect of the explanation is off in more of them (the late timers'
 # softirq this test found: 2 of 31 and 3 of 9).
+# PCT (default 2) for the vector part alone: its events are short (a local timer's 5 to 60 us
+# here) and a wait holds a few of them, so one event whose stamps the host split between the two
+# probes is a whole event's worth off, beyond 20 us; its time is then the next context's for one
+# tracer, so the wait and its window still agree. Under NET_RX's load (B) that was 0 or 1 of
+# 1,150 to 1,330 wake-ups on a quiet machine, 4 of 1,314 with both CPUs busy at nice 19, and 73
+# of 1,439 in one CI run (2026-12-06; each 23 to 50 us off: irqlatd's largest local timer event
+# of such a wait 42 us where ftrace's were 8 and 7). 10% keeps a defect of the vector part,
+# which would be off in most waits, in sight.
 few() {
-	local n; n=$(grep -c . <<<"$1")
-	[ "$n" -le $(($2 / 50 > 2 ? $2 / 50 : 2)) ] && return 0
-	why "$3 ($n of $2; 2% allowed, two at least; id total before window irq vector softirq | ftrace's total window irq vector softirq | tops | largest class partial gap)" "$1"
+	local n pct=${4:-2}; n=$(grep -c . <<<"$1")
+	[ "$n" -le $(($2 * pct / 100 > 2 ? $2 * pct / 100 : 2)) ] && return 0
+	why "$3 ($n of $2; $pct% allowed, two at least; id total before window irq vector softirq | ftrace's total window irq vector softirq | tops | largest class partial gap)" "$1"
 	return 1
 }
 # agree FILE COLUMN_IRQLATD COLUMN_FTRACE WHAT: the part of each wait of FILE ($TMP/NAME.wakeup
 # or .timer) within one bucket (9.05% of ftrace's) or 20 us of ftrace's, but for a few (few)
 OFF='{ a = $(A); f = $(F); t = f * 0.0905; if (t < 20000) t = 20000; if (a < f - t || a > f + t) print }'
-agree() { few "$(awk -v A="$2" -v F="$3" "$OFF" "$1")" "$(wc -l <"$1")" "$4: waits off by more than a bucket or 20 us"; }
+agree() { few "$(awk -v A="$2" -v F="$3" "$OFF" "$1")" "$(wc -l <"$1")" "$4: waits off by more than a bucket or 20 us" "${5:-2}"; }
 # offs FILE: the waits off by more than a bucket or 20 us in any column, for the diagnostics
 offs() { local c; for c in "2 8" "4 9" "5 10" "6 11" "7 12"; do awk -v A="${c% *}" -v F="${c#* }" "$OFF" "$@"; done | sort -u; }
 # agree_all FILE WHAT: the wait, its window and its three interrupt parts (none: nothing to
 # compare; the checks that some were compared are apart)
 agree_all() {
 	agree "$1" 2 8 "$2: the wait" && agree "$1" 4 9 "$2: the window" &&
-		agree "$1" 5 10 "$2: IRQ part" && agree "$1" 6 11 "$2: vector part" && agree "$1" 7 12 "$2: softirq part"
+		agree "$1" 5 10 "$2: IRQ part" && agree "$1" 6 11 "$2: vector part" 10 && agree "$1" 7 12 "$2: softirq part"
 }
 # worst FILE COLUMN_IRQLATD COLUMN_FTRACE: the largest difference, and ftrace's largest value
 worst() { awk -v A="$2" -v F="$3" '{ d = $(A) - $(F); if (d < 0) d = -d; if (d > m) m = d; if ($(F) > fm) fm = $(F); if ($(F) > 0) n++; s += $(F) } END { printf "%d with some, the largest difference %.1f us, ftrace largest %.1f us, sum %.1f us", n, m / 1e3, fm / 1e3, s / 1e3 }' "$1"; }
