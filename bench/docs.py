@@ -32,6 +32,16 @@ def section(lines):
     for k in by.get("kind", []):
         name, ins, tns, lo, md, hi, budget, verdict, ev = (k + [""] * 9)[:9]
         out.append("| %s | %s | %s | %s | %s | %s | <= %s | %s | %s |" % (name, ins, tns, lo, md, hi, budget, verdict, ev))
+    if by.get("clocks"):
+        out.append("")
+        out.append("What keeping the CPU's clocks adds to each kind's programs (`bench/clocks.sh`: the shipped "
+                   "object less the same one built without the clocks, in the same measurement; same load):")
+        out.append("")
+        out.append("| program | shipped ns/event | without clocks | clocks ns min | median | max | budget | verdict | events/s |")
+        out.append("|---|---|---|---|---|---|---|---|---|")
+        for k in by["clocks"]:
+            name, sh, nc, lo, md, hi, budget, verdict, ev = (k + [""] * 9)[:9]
+            out.append("| %s | %s | %s | %s | %s | %s | <= %s | %s | %s |" % (name, sh, nc, lo, md, hi, budget, verdict, ev))
     if by.get("hardirq"):
         out.append("")
         out.append("The hard-IRQ pair beside its peers (`bench/run.sh`: fio load, ratios to the clock-only pair):")

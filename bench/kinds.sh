@@ -28,7 +28,8 @@ LIST=${KINDS_LIST:-$TOP/bench/kinds.list}
 RUN_SECONDS=10
 ROUNDS=3
 
-die() { echo "bench kinds: $*" >&2; exit 1; }
+BENCH_NAME=kinds
+. "$TOP/bench/lib.sh"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--seconds) RUN_SECONDS=${2:-}; shift 2 ;;
@@ -54,27 +55,9 @@ for t in bpftool fio jq python3 cyclictest; do
 done
 
 TMP=$(mktemp -d /tmp/irqlat-bench-kinds.XXXXXX)
-declare -A PID=()
-stop_all() {
-	local n
-	for n in "${!PID[@]}"; do kill -TERM "${PID[$n]}" 2>/dev/null; wait "${PID[$n]}" 2>/dev/null; done
-	PID=()
-}
 trap 'stop_all; rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
 
-# "PID PROG_ID TRACEPOINT" of every raw tracepoint attachment, whoever holds it
-attachments() { bpftool -j perf show 2>/dev/null | jq -r '.[] | select(.tracepoint) | "\(.pid) \(.prog_id) \(.tracepoint)"'; }
-wait_for() {
-	local n=$(($1 * 10)); shift
-	while [ "$n" -gt 0 ]; do "$@" && return 0; sleep 0.1; n=$((n - 1)); done
-	return 1
-}
-loader() {	# loader NAME OBJECT: a twin, once every program of it is attached (it says so)
-	"$LOADER" --pool 1024 "$1" "$BUILD/bench/$2.bpf.o" >"$TMP/$1.out" 2>"$TMP/$1.err" &
-	PID[$1]=$!
-	wait_for 30 test -s "$TMP/$1.out" || die "$1 did not attach: $(cat "$TMP/$1.err")"
-}
 start() {	# start NAME: one contender
 	local n=$1 t
 	case $n in
@@ -84,16 +67,6 @@ start() {	# start NAME: one contender
 		 wait_for 30 "$IRQLAT" --socket "$TMP/irqlatd.sock" status >/dev/null 2>&1 || die "irqlatd did not come up: $(cat "$TMP/irqlatd.log")" ;;
 	*) loader "$n" "$n" ;;
 	esac
-}
-load() {	# fio, the IPI load and a cyclictest thread together, SECONDS
-	fio --name=kinds --filename="$TMP/fio.dat" --size=64M --rw=randread --bs=4k --direct=1 --ioengine=psync \
-		--runtime="$1" --time_based >>"$TMP/fio.log" 2>&1 &
-	local f=$!
-	cyclictest -m -q -t1 -p 90 -i 500 -D "$1" >/dev/null 2>&1 &
-	local c=$!
-	"$IPI" 0 1 "$1" >/dev/null
-	wait "$c"
-	wait "$f" || die "fio failed: $(tail -3 "$TMP/fio.log")"
 }
 cpu_ns() { cat /proc/"$1"/task/*/schedstat | awk '{ n += $1 } END { print n }'; }
 

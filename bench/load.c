@@ -10,6 +10,7 @@
  *   --no-stats leave the statistics as they are: a workload timed beside the programs
  *              (bench/workload.sh) must not pay for them
  * Plain arrays named *_cpu (per-CPU state, one element per CPU) get one entry per possible CPU.
+ * Of a tp_btf program and a raw_tp one on the same tracepoint, only the tp_btf one is loaded.
  * Exit status: 0 stopped cleanly, 1 could not load or attach, 2 bad command line. */
 #include <errno.h>
 #include <signal.h>
@@ -73,6 +74,21 @@ static int skip_missing(struct bpf_object *obj)
 			bpf_program__set_autoload(p, false);
 	}
 	btf__free(vmlinux);
+	/* irqlatd's own objects (bench/clocks.sh) carry a raw_tp twin of each tp_btf program for
+	 * kernels without BTF tracepoints; the daemon loads one of the two, and so does this */
+	bpf_object__for_each_program(p, obj) {
+		const char *sec = bpf_program__section_name(p);
+		struct bpf_program *q;
+
+		if (strncmp(sec, "raw_tp/", 7))
+			continue;
+		bpf_object__for_each_program(q, obj) {
+			const char *qs = bpf_program__section_name(q);
+
+			if (!strncmp(qs, "tp_btf/", 7) && !strcmp(qs + 7, sec + 7))
+				bpf_program__set_autoload(p, false);
+		}
+	}
 	return 0;
 }
 

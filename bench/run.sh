@@ -16,7 +16,8 @@
 # Then the daemon alone: its start-up to the first answer (three starts), start-up peak RSS,
 # steady RSS, and its wake-ups over an idle window; then bench/kinds.sh: every program against
 # its clock-only twin, each with its budget (bench/kinds.list), and the daemon's BPF and CPU
-# time per second with every kind on; then bench/workload.sh: hackbench and fio beside irqlatd,
+# time per second with every kind on; then bench/clocks.sh: what keeping the CPU's clocks adds
+# to each kind's programs; then bench/workload.sh: hackbench and fio beside irqlatd,
 # runqlat and the twins (--skip kinds,workload leaves them out). Last, bench/docs.py writes the
 # run's tables into docs/bench.md's generated section (--no-docs: not).
 # Never fails on a missed target (prints FAIL): exit 0 when it measured, 1 when it could not,
@@ -51,7 +52,7 @@ usage: bench/run.sh [--seconds N] [--rounds N] [--attach auto|tp_btf|raw_tp] [--
   --ladder      also measure the hot-path ladder h0..h9 (bench/hotpath.bpf.c)
   --steps LIST  only these steps of it (comma-separated, e.g. h0,h4,h7): fewer programs
                 attached at once disturb each other less
-  --skip LIST   leave out contenders (comma-separated: floor,irqlatd,hardirqs,bpftrace,kinds,workload,scale)
+  --skip LIST   leave out contenders (comma-separated: floor,irqlatd,hardirqs,bpftrace,kinds,clocks,workload,scale)
   --hackbench ARGS, --fio-seconds N  bench/workload.sh's (a quick run: --hackbench "-g 4 -l 500")
   --no-docs     leave docs/bench.md as it is (by default its generated section gets this run)
   --baseline B  also measure another irqlatd binary B (say, main's), as "baseline"
@@ -80,7 +81,7 @@ done
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || bad_usage "--rounds takes a positive integer, not '$ROUNDS'"
 case $ATTACH in auto|tp_btf|raw_tp) ;; *) bad_usage "--attach takes auto, tp_btf or raw_tp, not '$ATTACH'" ;; esac
 for s in ${SKIP//,/ }; do
-	case $s in floor|irqlatd|hardirqs|bpftrace|kinds|workload|scale) ;; *) bad_usage "--skip: no contender '$s' (floor, irqlatd, hardirqs, bpftrace, kinds, workload, scale)" ;; esac
+	case $s in floor|irqlatd|hardirqs|bpftrace|kinds|clocks|workload|scale) ;; *) bad_usage "--skip: no contender '$s' (floor, irqlatd, hardirqs, bpftrace, kinds, clocks, workload, scale)" ;; esac
 done
 for s in $LADDER; do
 	case $s in h[0-9]) ;; *) bad_usage "--steps: no step '$s' (h0 to h9)" ;; esac
@@ -396,6 +397,10 @@ fi
 if ! skipped kinds; then
 	BUILD=$BUILD BENCH_SUMMARY=$SUMMARY "$TOP/bench/kinds.sh" --seconds "$RUN_SECONDS" --rounds "$ROUNDS" | tee -a "$OUT" ||
 		echo "bench: the kinds benchmark could not run (above)" | tee -a "$OUT"
+fi
+if ! skipped clocks; then
+	BUILD=$BUILD BENCH_SUMMARY=$SUMMARY "$TOP/bench/clocks.sh" --seconds "$RUN_SECONDS" --rounds "$ROUNDS" | tee -a "$OUT" ||
+		echo "bench: the clocks benchmark could not run (above)" | tee -a "$OUT"
 fi
 if ! skipped workload; then
 	BUILD=$BUILD BENCH_SUMMARY=$SUMMARY "$TOP/bench/workload.sh" --rounds "$ROUNDS" "${WORKLOAD_ARGS[@]}" | tee -a "$OUT" ||

@@ -14,6 +14,16 @@
 
 CPU_STATE(clock_cpu, struct cpu_clock)	/* bpf/cell.bpf.h */
 
+/* make bench builds each kind's programs a second time with IRQLAT_BENCH_NO_CLOCKS: the same
+ * programs without the clocks' bookkeeping (the net interrupt clocks, the task clocks of
+ * sched_switch, the ring of recent events), so that bench/clocks.sh can measure, side by side,
+ * what keeping the clocks adds to each kind's programs. The daemon never loads that build. */
+#ifdef IRQLAT_BENCH_NO_CLOCKS
+#define CLOCKS_KEPT 0
+#else
+#define CLOCKS_KEPT 1
+#endif
+
 /* Arithmetic without branches, for the paths the explanation takes: the verifier follows each
  * branch of a program on its own, and a chain of independent ones multiplies the paths it
  * walks (Linux 6.1's gave up on the explanation written with branches: over a million
@@ -60,6 +70,8 @@ static __always_inline bool softirq_running(const struct cpu_clock *k)
  * own (NMIs already taken off): its clock, and the softirq it interrupted, if any. */
 static __always_inline void clock_hard_done(struct cpu_clock *k, __u64 *clock, __u64 ns)
 {
+	if (!CLOCKS_KEPT)
+		return;
 	*clock += ns;
 	if (softirq_running(k))
 		k->softirq_nested_ns += (__u32)ns;
@@ -68,8 +80,11 @@ static __always_inline void clock_hard_done(struct cpu_clock *k, __u64 *clock, _
 /* One interference event into the ring; cell: its cell index + 1 (0: none) */
 static __always_inline void recent_add(struct cpu_clock *k, __u64 end_ns, __u64 ns, __u32 class, __u32 cell)
 {
-	struct recent_event *e = &k->recent[k->recent_head++ & (RECENT_EVENTS - 1)];
+	struct recent_event *e;
 
+	if (!CLOCKS_KEPT)
+		return;
+	e = &k->recent[k->recent_head++ & (RECENT_EVENTS - 1)];
 	e->end_ns = end_ns;
 	e->ns = ns > 0xffffffffULL ? 0xffffffffU : (__u32)ns;
 	e->cell = class << RECENT_CLASS_SHIFT | cell;

@@ -67,10 +67,11 @@ static __always_inline void on_nmi(__u64 handler, __s64 delta, int handled)
 		return;
 	/* the clock, and the context it interrupted: a hard-IRQ handler's or vector's start moves
 	 * on by it (their runs exclude NMIs), a softirq counts it as nested */
-	k->nmi_ns += d;
+	if (CLOCKS_KEPT)
+		k->nmi_ns += d;
 	if (k->hard)
 		k->hard_start_ns += d;
-	if (softirq_running(k))
+	if (CLOCKS_KEPT && softirq_running(k))
 		k->softirq_nested_ns += (__u32)d;
 	if (st->handler[i] != handler || !st->cell[i]) {
 		s = nmi_miss(st, handler);

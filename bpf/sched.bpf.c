@@ -278,13 +278,15 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev, st
 {
 	__u64 now = bpf_ktime_get_ns();
 	struct cpu_clock *k = clock_cpu_this();
-	__u64 intr, prev_in, prev_net = 0, *w = NULL;
+	__u64 intr, prev_in = 0, prev_net = 0, *w = NULL;
 	bool stamped = false;
 	__u16 s;
 
 	if (!k)
 		return;
 	/* the task clocks */
+	if (!CLOCKS_KEPT)
+		goto waits;
 	intr = clock_intr(k, now);
 	s = k->softirq;
 	if (s && !(s & CLOCK_PAUSED)) {	/* PREEMPT_RT: prev leaves inside its softirq */
@@ -311,7 +313,7 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev, st
 	if (next_pid)
 		k->switches++;
 
-	/* the waits: one word of each filter for every task nobody stamped */
+waits:	/* the waits: one word of each filter for every task nobody stamped */
 	if (threaded_on && threaded_pid_tracked(prev_pid))
 		threaded_switch_out(prev_pid, preempt, prev, now);
 	if (wakeups_on) {

@@ -70,7 +70,8 @@ static __always_inline void on_entry(__u32 vec)
 	st->v[vec].running_raise_ns = st->v[vec].raise_ns;
 	st->v[vec].raise_ns = 0;	/* raises from now on make it pending again */
 	k->softirq = vec + 1;
-	k->softirq_nested_ns = 0;
+	if (CLOCKS_KEPT)
+		k->softirq_nested_ns = 0;
 	k->softirq_start_ns = bpf_ktime_get_ns();	/* last, so our own work is not measured */
 }
 
@@ -90,8 +91,9 @@ static __always_inline void on_exit(__u32 vec)
 	k->softirq = 0;
 	start = k->softirq_start_ns;
 	run = now - start;
-	nested = k->softirq_nested_ns;
-	k->softirq_ns += run > nested ? run - nested : 0;
+	nested = CLOCKS_KEPT ? k->softirq_nested_ns : 0;
+	if (CLOCKS_KEPT)
+		k->softirq_ns += run > nested ? run - nested : 0;
 	c = record(&st->v[vec].run_cell, KIND_SOFTIRQ, vec, now, run);
 	recent_add(k, now, run > nested ? run - nested : 0, RECENT_SOFTIRQ, c ? st->v[vec].run_cell : 0);
 	raised = st->v[vec].running_raise_ns;

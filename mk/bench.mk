@@ -36,6 +36,17 @@ $(BENCH_BUILD)/%.bpf.o: bench/%.bpf.c $(wildcard bpf/*.h) | $(BENCH_BUILD)/.dir
 $(BENCH_BUILD)/hotpath-%.bpf.o: bench/hotpath.bpf.c $(wildcard bpf/*.h) | $(BENCH_BUILD)/.dir
 	$(CLANG) $(BPF_CFLAGS) $(LADDER_$*) -c $< -o $@
 
+# The kinds that keep the CPU's clocks, built as shipped (kind-*) and without the clocks'
+# bookkeeping (noclocks-*, bpf/clock.bpf.h's IRQLAT_BENCH_NO_CLOCKS) for bench/clocks.sh
+CLOCK_KINDS := hardirq softirq vector sched nmi
+BENCH_OBJS += $(foreach k,$(CLOCK_KINDS),$(BENCH_BUILD)/kind-$k.bpf.o $(BENCH_BUILD)/noclocks-$k.bpf.o)
+
+$(BENCH_BUILD)/kind-%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) | $(BENCH_BUILD)/.dir
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BENCH_BUILD)/noclocks-%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) | $(BENCH_BUILD)/.dir
+	$(CLANG) $(BPF_CFLAGS) -DIRQLAT_BENCH_NO_CLOCKS -c $< -o $@
+
 # function-call IPIs for bench/kinds.sh: the host test's helper
 $(BENCH_BUILD)/irqlat-bench-ipi: tests/host/helpers/ipi-load.c | $(BENCH_BUILD)/.dir
 	$(CC) -O2 -Wall -Wextra -pthread $< -o $@

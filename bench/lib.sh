@@ -1,0 +1,32 @@
+# Shared by bench/kinds.sh and bench/clocks.sh (sourced; they set TOP, BUILD, LOADER, IPI and
+# TMP first): loaders of bench objects, their attachments, and the load both measure under.
+
+declare -A PID=()
+die() { echo "bench ${BENCH_NAME:-}: $*" >&2; exit 1; }
+stop_all() {
+	local n
+	for n in "${!PID[@]}"; do kill -TERM "${PID[$n]}" 2>/dev/null; wait "${PID[$n]}" 2>/dev/null; done
+	PID=()
+}
+# "PID PROG_ID TRACEPOINT" of every raw tracepoint attachment, whoever holds it
+attachments() { bpftool -j perf show 2>/dev/null | jq -r '.[] | select(.tracepoint) | "\(.pid) \(.prog_id) \(.tracepoint)"'; }
+wait_for() {
+	local n=$(($1 * 10)); shift
+	while [ "$n" -gt 0 ]; do "$@" && return 0; sleep 0.1; n=$((n - 1)); done
+	return 1
+}
+loader() {	# loader NAME OBJECT: $BUILD/bench/OBJECT.bpf.o, once every program of it is attached (it says so)
+	"$LOADER" --pool 1024 "$1" "$BUILD/bench/$2.bpf.o" >"$TMP/$1.out" 2>"$TMP/$1.err" &
+	PID[$1]=$!
+	wait_for 30 test -s "$TMP/$1.out" || die "$1 did not attach: $(cat "$TMP/$1.err")"
+}
+load() {	# fio, the IPI load and a cyclictest thread together, SECONDS
+	fio --name=kinds --filename="$TMP/fio.dat" --size=64M --rw=randread --bs=4k --direct=1 --ioengine=psync \
+		--runtime="$1" --time_based >>"$TMP/fio.log" 2>&1 &
+	local f=$!
+	cyclictest -m -q -t1 -p 90 -i 500 -D "$1" >/dev/null 2>&1 &
+	local c=$!
+	"$IPI" 0 1 "$1" >/dev/null
+	wait "$c"
+	wait "$f" || die "fio failed: $(tail -3 "$TMP/fio.log")"
+}
