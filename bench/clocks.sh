@@ -28,14 +28,7 @@ declare -A KIND=([hardirq]=hardirq [softirq]=softirq [vector]=vector [sched_swit
 
 BENCH_NAME=clocks
 . "$TOP/bench/lib.sh"
-while [ $# -gt 0 ]; do
-	case $1 in
-	--seconds) RUN_SECONDS=${2:-}; shift 2 ;;
-	--rounds) ROUNDS=${2:-}; shift 2 ;;
-	*) echo "usage: bench/clocks.sh [--seconds N] [--rounds N]" >&2; exit 2 ;;
-	esac
-done
-[[ $RUN_SECONDS =~ ^[1-9][0-9]*$ && $ROUNDS =~ ^[1-9][0-9]*$ ]] || { echo "bench clocks: --seconds and --rounds take positive integers" >&2; exit 2; }
+rounds_args "$@"
 [ "$(id -u)" -eq 0 ] || die "needs root to load BPF programs"
 mapfile -t TWINS < <(awk '!/^#/ && NF { if (!seen[$3]++) print $3 }' "$LIST")
 OBJS=()
@@ -44,13 +37,9 @@ for o in "${OBJS[@]}" "${TWINS[@]}"; do
 	[ -e "$BUILD/bench/$o.bpf.o" ] || die "$BUILD/bench/$o.bpf.o is missing: run 'make bench-build' first"
 done
 for b in "$LOADER" "$IPI"; do [ -x "$b" ] || die "$b is missing: run 'make bench-build' first"; done
-for t in bpftool fio jq python3 cyclictest; do
-	command -v "$t" >/dev/null || die "$t is missing: run 'scripts/install-deps test'"
-done
+need_tools
 
-TMP=$(mktemp -d /tmp/irqlat-bench-clocks.XXXXXX)
-trap 'stop_all; rm -rf "$TMP"' EXIT
-trap 'exit 1' INT TERM
+make_tmp
 RESULTS=$TMP/results
 : >"$RESULTS"
 

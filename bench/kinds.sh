@@ -30,14 +30,7 @@ ROUNDS=3
 
 BENCH_NAME=kinds
 . "$TOP/bench/lib.sh"
-while [ $# -gt 0 ]; do
-	case $1 in
-	--seconds) RUN_SECONDS=${2:-}; shift 2 ;;
-	--rounds) ROUNDS=${2:-}; shift 2 ;;
-	*) echo "usage: bench/kinds.sh [--seconds N] [--rounds N]" >&2; exit 2 ;;
-	esac
-done
-[[ $RUN_SECONDS =~ ^[1-9][0-9]*$ && $ROUNDS =~ ^[1-9][0-9]*$ ]] || { echo "bench kinds: --seconds and --rounds take positive integers" >&2; exit 2; }
+rounds_args "$@"
 [ "$(id -u)" -eq 0 ] || die "needs root to load BPF programs"
 [ -r "$LIST" ] || die "$LIST is missing"
 # the twins, in the order the list first names them
@@ -50,13 +43,9 @@ done
 for t in "${TWINS[@]}"; do
 	[ -e "$BUILD/bench/$t.bpf.o" ] || die "$BUILD/bench/$t.bpf.o is missing (bench/$t.bpf.c): run 'make bench-build' first"
 done
-for t in bpftool fio jq python3 cyclictest; do
-	command -v "$t" >/dev/null || die "$t is missing: run 'scripts/install-deps test'"
-done
+need_tools
 
-TMP=$(mktemp -d /tmp/irqlat-bench-kinds.XXXXXX)
-trap 'stop_all; rm -rf "$TMP"' EXIT
-trap 'exit 1' INT TERM
+make_tmp
 
 start() {	# start NAME: one contender
 	local n=$1 t

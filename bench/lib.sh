@@ -30,3 +30,28 @@ load() {	# fio, the IPI load and a cyclictest thread together, SECONDS
 	wait "$c"
 	wait "$f" || die "fio failed: $(tail -3 "$TMP/fio.log")"
 }
+# rounds_args ARGS...: --seconds N and --rounds N into RUN_SECONDS and ROUNDS; exit 2 on others
+rounds_args() {
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--seconds) RUN_SECONDS=${2:-}; shift 2 ;;
+		--rounds) ROUNDS=${2:-}; shift 2 ;;
+		*) echo "usage: bench/$BENCH_NAME.sh [--seconds N] [--rounds N]" >&2; exit 2 ;;
+		esac
+	done
+	[[ $RUN_SECONDS =~ ^[1-9][0-9]*$ && $ROUNDS =~ ^[1-9][0-9]*$ ]] ||
+		{ echo "bench $BENCH_NAME: --seconds and --rounds take positive integers" >&2; exit 2; }
+}
+# the tools both benchmarks run
+need_tools() {
+	local t
+	for t in bpftool fio jq python3 cyclictest; do
+		command -v "$t" >/dev/null || die "$t is missing: run 'scripts/install-deps test'"
+	done
+}
+# TMP, and the traps that stop every loader and remove it
+make_tmp() {
+	TMP=$(mktemp -d "/tmp/irqlat-bench-$BENCH_NAME.XXXXXX")
+	trap 'stop_all; rm -rf "$TMP"' EXIT
+	trap 'exit 1' INT TERM
+}
