@@ -115,9 +115,11 @@ static void keep_on_cpus(struct row *rows, int *n, json_object *s, const char *c
 	*n = kept;
 }
 
-/* A task's element or row kept by --rt-only and --cgroup */
-static bool task_kept(json_object *el, const struct cli *c)
+/* A task's element kept by --rt-only and --cgroup; cli: the struct cli (json_keep's argument) */
+static bool task_kept(json_object *el, const void *cli)
 {
+	const struct cli *c = cli;
+
 	return table_task_kept(el, c->rt_only, c->cgroup);
 }
 
@@ -216,17 +218,12 @@ static void json_keep_on_cpus(json_object *s, const char *cpus)
 		json_keep(s, kind_get(KIND_HARDIRQ)->table.array, ran_on, cpus);
 }
 
-static bool task_kept_arg(json_object *t, const void *c)
-{
-	return task_kept(t, c);
-}
-
 /* --rt-only and --cgroup with --json: the tasks woken by their hrtimer that they keep (the
  * timers object's "wakeups") */
 static void json_keep_tasks(json_object *s, const struct cli *c)
 {
 	if (c->rt_only || c->cgroup)
-		json_keep(json_object_object_get(s, "timers"), kind_get(KIND_WAKEUP)->table.array, task_kept_arg, c);
+		json_keep(json_object_object_get(s, "timers"), kind_get(KIND_WAKEUP)->table.array, task_kept, c);
 }
 
 static bool waiter_rt(json_object *w, const void *arg)
