@@ -449,7 +449,7 @@ int http_request_start(const char *p, size_t n)
 		i++;
 	if (i == n)
 		return i <= HTTP_METHOD_MAX ? 0 : -1;
-	return i && p[i] == ' ' ? 1 : -1;
+	return i && i <= HTTP_METHOD_MAX && p[i] == ' ' ? 1 : -1;
 }
 
 static const char bad_request[] = "HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n"

@@ -406,6 +406,7 @@ static void test_request_start(void **state)
 		{ "\x16\x03\x01\x02\x00", 5, -1 }, { "GE\0T ", 5, -1 }, { "G\xc3\xa9T ", 0, -1 }, { "{\"cmd\":1}", 0, -1 },
 		/* a method longer than any: no HTTP either */
 		{ "ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFG", 0, -1 }, { "ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEF", 0, 0 },
+		{ "ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEF /", 0, 1 }, { "ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFG /", 0, -1 },
 	};
 	(void)state;
 
