@@ -12,14 +12,14 @@ void captures_print(FILE *f, json_object *answer)
 
 	if (!json_object_object_get_ex(answer, "captures", &list) || !json_object_is_type(list, json_type_array))
 		list = NULL;
-	n = list ? json_object_array_length(list) : 0;
+	n = list ? json_array_len(list) : 0;
 	fprintf(f, "%zu capture%s in %s (budget %.1f MiB)\n", n, n == 1 ? "" : "s", json_get_str(answer, "folder", "?"),
 		(double)json_get_i64(answer, "budget_bytes", 0) / (1024 * 1024));
 	if (!n)
 		return;
 	fprintf(f, "%-26s %-14s %4s %12s %10s  %s\n", "TIME", "KIND", "CPU", "LATENCY", "SIZE", "FILE");
 	for (size_t i = 0; i < n; i++) {
-		json_object *c = json_object_array_get_idx(list, i);
+		json_object *c = json_array_at(list, i);
 		uint64_t wall = (uint64_t)json_get_i64(c, "wall_ns", 0);
 		time_t t = (time_t)(wall / 1000000000ull);
 		char when[32] = "?", lat[32];

@@ -56,7 +56,7 @@ void cpulat_print(FILE *f, json_object *summary, int width)
 	char line[512];
 
 	if (!json_object_object_get_ex(summary, "cpu_load", &load) || !json_object_is_type(load, json_type_array) ||
-	    !json_object_array_length(load))
+	    !json_array_len(load))
 		return;
 	fputc('\n', f);
 	/* 80 columns: what each column is, irqlat(1) says */
@@ -68,8 +68,8 @@ void cpulat_print(FILE *f, json_object *summary, int width)
 	snprintf(line, sizeof(line), "%-5s %6s %7s %7s %7s %7s %6s  %s", "CPU", "TIMERS", "MAX", "WAKEUPS", "P99", "MAX",
 		 "FREE%", "TOP CAUSE");
 	put_line(f, line, width);
-	for (size_t i = 0; i < json_object_array_length(load); i++) {
-		json_object *l = json_object_array_get_idx(load, i);
+	for (size_t i = 0; i < json_array_len(load); i++) {
+		json_object *l = json_array_at(load, i);
 		int64_t cpu = json_get_i64(l, "cpu", -1);
 		json_object *t = table_timer_cpu(summary, cpu);
 		uint32_t c = (uint32_t)cpu;

@@ -55,8 +55,8 @@ void cpuline_mark_row(json_object *summary, json_object *h, struct row *r)
 	size_t off = 0;
 
 	r->cpus[0] = 0;
-	for (size_t k = 0; cpus && k < json_object_array_length(cpus) && off < sizeof(r->cpus); k++) {
-		json_object *co = json_object_array_get_idx(cpus, k);
+	for (size_t k = 0; cpus && k < json_array_len(cpus) && off < sizeof(r->cpus); k++) {
+		json_object *co = json_array_at(cpus, k);
 		struct cpu_marks m;
 
 		if (!json_has(co, "cpu"))
@@ -75,8 +75,8 @@ bool cpuline_ran_on(json_object *h, const char *list)
 {
 	json_object *cpus = cpus_of(h);
 
-	for (size_t k = 0; cpus && k < json_object_array_length(cpus); k++)
-		if (cpulist_has(list, (unsigned)json_get_u64(json_object_array_get_idx(cpus, k), "cpu", 0)))
+	for (size_t k = 0; cpus && k < json_array_len(cpus); k++)
+		if (cpulist_has(list, (unsigned)json_get_u64(json_array_at(cpus, k), "cpu", 0)))
 			return true;
 	return false;
 }
@@ -96,8 +96,8 @@ int cpuline_text(char *buf, size_t len, json_object *summary, const struct row *
 		off += (size_t)snprintf(buf, len, "affinity %.*s, effective %.*s", cpulist_empty(aff) ? 1 : (int)strcspn(aff, "\n"),
 					cpulist_empty(aff) ? "-" : aff, cpulist_empty(eff) ? 1 : (int)strcspn(eff, "\n"),
 					cpulist_empty(eff) ? "-" : eff);
-	for (size_t k = 0; cpus && k < json_object_array_length(cpus) && off < len; k++) {
-		json_object *co = json_object_array_get_idx(cpus, k);
+	for (size_t k = 0; cpus && k < json_array_len(cpus) && off < len; k++) {
+		json_object *co = json_array_at(cpus, k);
 		unsigned cpu = (unsigned)json_get_u64(co, "cpu", 0);
 		uint64_t wc = json_get_u64(co, "window_count", 0);
 		struct cpu_marks m = marks_of(summary, h, co);

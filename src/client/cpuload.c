@@ -47,7 +47,7 @@ void cpuload_print(FILE *f, json_object *summary, int width)
 	size_t off;
 
 	if (!json_object_object_get_ex(summary, "cpu_load", &load) || !json_object_is_type(load, json_type_array) ||
-	    !json_object_array_length(load))
+	    !json_array_len(load))
 		return;
 	fputc('\n', f);
 	snprintf(line, sizeof(line), "CPU load over the last %s: %% of each CPU's time in interrupts, and the worst "
@@ -65,8 +65,8 @@ void cpuload_print(FILE *f, json_object *summary, int width)
 	if (off < sizeof(line))
 		snprintf(line + off, sizeof(line) - off, " %s", "MARKS");
 	put_line(f, line, width);
-	for (size_t i = 0; i < json_object_array_length(load); i++) {
-		json_object *c = json_object_array_get_idx(load, i), *v;
+	for (size_t i = 0; i < json_array_len(load); i++) {
+		json_object *c = json_array_at(load, i), *v;
 		char share[KINDS][16], total[16], worst[KINDS][64], key[32], marks[24] = "";
 
 		for (unsigned k = 0; k < n; k++) {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "escape.h"
+#include "common/json.h"
 #include "common/util.h"
 
 /* Whether s[0..len) has a byte text_escape() would change, or may */
@@ -82,8 +83,8 @@ void answer_escape(json_object *o)
 		string_escape(o);
 		break;
 	case json_type_array:
-		for (size_t i = 0; i < json_object_array_length(o); i++)
-			answer_escape(json_object_array_get_idx(o, i));
+		for (size_t i = 0; i < json_array_len(o); i++)
+			answer_escape(json_array_at(o, i));
 		break;
 	case json_type_object: {
 		keys_escape(o);

@@ -53,9 +53,9 @@ int first_lines(json_object *summary, char lines[][FIRSTLINE_LEN], int max)
 	n = 1;
 	if (!json_object_object_get_ex(summary, "cpu_load", &load) || !json_object_is_type(load, json_type_array))
 		return n;
-	ncpu = json_object_array_length(load);
+	ncpu = json_array_len(load);
 	for (size_t i = 0; i < ncpu && n < max; i++) {
-		json_object *l = json_object_array_get_idx(load, i), *t;
+		json_object *l = json_array_at(load, i), *t;
 		int64_t cpu = json_get_i64(l, "cpu", -1);
 		char late[16] = "-", wake[16] = "-";
 

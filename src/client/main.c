@@ -196,8 +196,8 @@ static void json_keep(json_object *parent, const char *key, bool (*keep)(json_ob
 	if (!parent || !json_object_object_get_ex(parent, key, &arr) || !json_object_is_type(arr, json_type_array))
 		return;
 	kept = json_object_new_array();
-	for (size_t i = 0; i < json_object_array_length(arr); i++) {
-		json_object *el = json_object_array_get_idx(arr, i);
+	for (size_t i = 0; i < json_array_len(arr); i++) {
+		json_object *el = json_array_at(arr, i);
 
 		if (keep(el, arg))
 			json_object_array_add(kept, json_object_get(el));
@@ -310,9 +310,9 @@ static void print_hist(json_object *h, const char *title, const char *noun, cons
 	snprintf(key, sizeof(key), "%sbuckets", prefix);
 	if (!json_object_object_get_ex(h, key, &buckets))
 		return;
-	nb = json_object_array_length(buckets);
+	nb = json_array_len(buckets);
 	for (size_t i = 0; i < nb; i++) {
-		uint64_t n = json_object_get_uint64(json_object_array_get_idx(json_object_array_get_idx(buckets, i), 2));
+		uint64_t n = json_object_get_uint64(json_array_at(json_array_at(buckets, i), 2));
 
 		if (n > peak)
 			peak = n;
@@ -330,10 +330,10 @@ static void print_hist(json_object *h, const char *title, const char *noun, cons
 	printf("%s: %llu %s in window, p50 %s, p99 %s, p99.9 %s, max %s\n", title, (unsigned long long)runs, noun,
 	       p50, p99, p999, max);
 	for (size_t i = 0; i < nb; i++) {
-		json_object *b = json_object_array_get_idx(buckets, i);
-		uint64_t l = json_object_get_uint64(json_object_array_get_idx(b, 0));
-		uint64_t u = json_object_get_uint64(json_object_array_get_idx(b, 1));
-		uint64_t n = json_object_get_uint64(json_object_array_get_idx(b, 2));
+		json_object *b = json_array_at(buckets, i);
+		uint64_t l = json_object_get_uint64(json_array_at(b, 0));
+		uint64_t u = json_object_get_uint64(json_array_at(b, 1));
+		uint64_t n = json_object_get_uint64(json_array_at(b, 2));
 		int bar = peak ? (int)((n * 40 + peak - 1) / peak) : 0;
 		char marks[32] = "";
 
@@ -355,8 +355,8 @@ static size_t print_hists(json_object *s)
 	for (unsigned k = 0; k < KINDS; k++) {
 		json_object *arr = kind_has_table(k) ? table_source_array(s, k) : NULL;
 
-		for (size_t i = 0; arr && i < json_object_array_length(arr); i++, shown++) {
-			json_object *h = json_object_array_get_idx(arr, i);
+		for (size_t i = 0; arr && i < json_array_len(arr); i++, shown++) {
+			json_object *h = json_array_at(arr, i);
 
 			if (shown)
 				putchar('\n');
@@ -483,7 +483,7 @@ static void print_tracepoint(json_object *e, enum ev_clock clock)
 	off = ev_context(line, sizeof(line), json_get_str(e, "comm", "?"), (unsigned)json_get_u64(e, "pid", 0),
 			 (unsigned)json_get_u64(e, "cpu", 0), time);
 	off += snprintf(line + off, sizeof(line) - (size_t)off, " %s:", event ? event + 1 : name);
-	if (json_object_object_get_ex(e, "args", &args)) {
+	if (json_object_object_get_ex(e, "args", &args) && json_is_object(args)) {
 		/* in the order the daemon put them: the tracepoint's */
 		json_object_object_foreach(args, k, v) {
 			char key[4 * 32 + 1];	/* an argument's name, from the kernel too */
@@ -544,8 +544,8 @@ static void print_kept(json_object *answer, const struct cli *c)
 
 	if (!json_object_object_get_ex(answer, "events", &arr))
 		return;
-	for (size_t i = 0; i < json_object_array_length(arr); i++)
-		print_event(json_object_array_get_idx(arr, i), c);
+	for (size_t i = 0; i < json_array_len(arr); i++)
+		print_event(json_array_at(arr, i), c);
 	fflush(stdout);
 }
 

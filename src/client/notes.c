@@ -20,17 +20,17 @@ static void note_shared(struct notes *out, json_object *summary)
 
 	if (!json_object_object_get_ex(summary, "bpf", &bpf) || !json_object_object_get_ex(bpf, "shared", &shared) ||
 	    !json_object_object_get_ex(shared, "programs", &progs) || !json_object_is_type(progs, json_type_array) ||
-	    !(n = json_object_array_length(progs)) || !(l = next_line(out)))
+	    !(n = json_array_len(progs)) || !(l = next_line(out)))
 		return;
 	off = (size_t)snprintf(l, NOTE_LEN, "! every time shown includes the cost of %zu other BPF program%s on the IRQ "
 			       "tracepoints:", n, n == 1 ? "" : "s");
 	for (size_t i = 0; i < n && off < NOTE_LEN; i++) {
-		json_object *p = json_object_array_get_idx(progs, i);
+		json_object *p = json_array_at(progs, i);
 		const char *comm = json_get_str(p, "comm", NULL);
 		bool again = false;
 
 		for (size_t k = 0; k < i && comm && !again; k++)
-			again = !strcmp(json_get_str(json_object_array_get_idx(progs, k), "comm", ""), comm);
+			again = !strcmp(json_get_str(json_array_at(progs, k), "comm", ""), comm);
 		if (again)
 			continue;
 		if (comm)
@@ -52,8 +52,8 @@ static void note_storms(struct notes *out, json_object *summary)
 
 	if (!json_object_object_get_ex(summary, "irqs", &irqs) || !json_object_is_type(irqs, json_type_array))
 		return;
-	for (size_t i = 0; i < json_object_array_length(irqs); i++) {
-		json_object *h = json_object_array_get_idx(irqs, i);
+	for (size_t i = 0; i < json_array_len(irqs); i++) {
+		json_object *h = json_array_at(irqs, i);
 		char rate[16], base[16];
 
 		if (!json_object_object_get_ex(h, "storm", &st) || !st)

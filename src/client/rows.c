@@ -32,9 +32,9 @@ json_object *table_timer_cpu(json_object *summary, int64_t cpu)
 	if (!json_object_object_get_ex(summary, "timers", &t) || !json_object_object_get_ex(t, "cpus", &cpus) ||
 	    !json_object_is_type(cpus, json_type_array))
 		return NULL;
-	for (size_t i = 0; i < json_object_array_length(cpus); i++)
-		if (json_get_i64(json_object_array_get_idx(cpus, i), "cpu", -1) == cpu)
-			return json_object_array_get_idx(cpus, i);
+	for (size_t i = 0; i < json_array_len(cpus); i++)
+		if (json_get_i64(json_array_at(cpus, i), "cpu", -1) == cpu)
+			return json_array_at(cpus, i);
 	return NULL;
 }
 
@@ -42,7 +42,7 @@ json_object *table_row_object(json_object *summary, const struct row *r)
 {
 	json_object *arr = table_source_array(summary, r->kind);
 
-	return arr ? json_object_array_get_idx(arr, (size_t)r->src) : NULL;
+	return arr ? json_array_at(arr, (size_t)r->src) : NULL;
 }
 
 uint64_t table_drops(json_object *summary)
@@ -50,7 +50,7 @@ uint64_t table_drops(json_object *summary)
 	json_object *drops;
 	uint64_t lost = 0;
 
-	if (summary && json_object_object_get_ex(summary, "drops", &drops)) {
+	if (summary && json_object_object_get_ex(summary, "drops", &drops) && json_is_object(drops)) {
 		json_object_object_foreach(drops, k, v) {
 			(void)k;
 			lost += json_object_get_uint64(v);
@@ -66,10 +66,10 @@ static double kind_rate(json_object *summary, enum lat_kind k)
 	json_object *a = table_source_array(summary, k);
 	double sum = 0;
 
-	if (!a || !json_object_is_type(a, json_type_array) || !json_object_array_length(a))
+	if (!a || !json_object_is_type(a, json_type_array) || !json_array_len(a))
 		return -1;
-	for (size_t i = 0; i < json_object_array_length(a); i++)
-		sum += json_get_double(json_object_array_get_idx(a, i), "rate", 0);
+	for (size_t i = 0; i < json_array_len(a); i++)
+		sum += json_get_double(json_array_at(a, i), "rate", 0);
 	return sum;
 }
 

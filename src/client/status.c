@@ -26,13 +26,13 @@ static void print_shared(FILE *out, json_object *bpf)
 		fprintf(out, "unknown: %s\n", json_get_str(shared, "error", "?"));
 		return;
 	}
-	if (!json_object_object_get_ex(shared, "programs", &progs) || !(n = json_object_array_length(progs))) {
+	if (!json_object_object_get_ex(shared, "programs", &progs) || !(n = json_array_len(progs))) {
 		fprintf(out, "no other BPF program on irq:irq_handler_entry/exit\n");
 		return;
 	}
 	fprintf(out, "%zu other BPF program%s on the IRQ tracepoints, whose cost is in every time measured:", n, n == 1 ? "" : "s");
 	for (size_t i = 0; i < n; i++) {
-		json_object *p = json_object_array_get_idx(progs, i);
+		json_object *p = json_array_at(progs, i);
 
 		fprintf(out, "%s id %d %s (%s", i ? "," : "", (int)json_get_i64(p, "id", 0), json_get_str(p, "name", "?"),
 		       json_get_str(p, "tracepoint", "?"));
@@ -54,11 +54,11 @@ static void print_words(FILE *out, json_object *v)
 		fputs("none", out);
 		break;
 	case json_type_array:
-		if (!json_object_array_length(v))
+		if (!json_array_len(v))
 			fputs("none", out);
-		for (size_t i = 0; i < json_object_array_length(v); i++) {
+		for (size_t i = 0; i < json_array_len(v); i++) {
 			fputs(i ? ", " : "", out);
-			print_words(out, json_object_array_get_idx(v, i));
+			print_words(out, json_array_at(v, i));
 		}
 		break;
 	case json_type_object: {	/* a block: the macro declares variables, not a statement */
@@ -109,14 +109,14 @@ static void print_field(FILE *out, const char *label, json_object *v)
  * each tracepoint once */
 static void print_programs(FILE *out, json_object *progs)
 {
-	size_t n = json_object_array_length(progs);
+	size_t n = json_array_len(progs);
 	bool *done = calloc(n ? n : 1, sizeof(*done));
 	bool first_line = true;
 
 	if (!done)
 		return;
 	for (size_t i = 0; i < n; i++) {
-		const char *tp = json_object_get_string(json_object_array_get_idx(progs, i)), *colon;
+		const char *tp = json_object_get_string(json_array_at(progs, i)), *colon;
 		size_t sys;
 
 		if (done[i] || !tp)
@@ -126,14 +126,14 @@ static void print_programs(FILE *out, json_object *progs)
 		fprintf(out, "%-12s %.*s:", first_line ? "programs:" : "", (int)sys, tp);
 		first_line = false;
 		for (size_t j = i, k = 0; j < n; j++) {
-			const char *o = json_object_get_string(json_object_array_get_idx(progs, j));
+			const char *o = json_object_get_string(json_array_at(progs, j));
 			bool dup = false;
 
 			if (done[j] || !o || strncmp(o, tp, sys) || (o[sys] != ':' && o[sys]))
 				continue;
 			done[j] = true;
 			for (size_t m = i; m < j && !dup; m++)	/* the same tracepoint twice */
-				dup = !strcmp(json_object_get_string(json_object_array_get_idx(progs, m)), o);
+				dup = !strcmp(json_object_get_string(json_array_at(progs, m)), o);
 			if (!dup)
 				fprintf(out, "%s %s", k++ ? "," : "", o[sys] ? o + sys + 1 : o);
 		}
@@ -193,8 +193,8 @@ void status_print(FILE *out, json_object *s)
 	fprintf(out, "%-12s %s", "attach:", json_get_str(s, "attach", "?"));
 	if (bpf && json_object_object_get_ex(bpf, "prog_ids", &v) && json_object_is_type(v, json_type_array)) {
 		fprintf(out, " (BPF prog ids");
-		for (size_t i = 0; i < json_object_array_length(v); i++)
-			fprintf(out, "%s %d", i ? "," : "", json_object_get_int(json_object_array_get_idx(v, i)));
+		for (size_t i = 0; i < json_array_len(v); i++)
+			fprintf(out, "%s %d", i ? "," : "", json_object_get_int(json_array_at(v, i)));
 		fprintf(out, ")");
 	}
 	fputc('\n', out);
@@ -214,10 +214,10 @@ void status_print(FILE *out, json_object *s)
 			first = 0;
 		}
 	}
-	if (json_object_object_get_ex(s, "tracepoints", &v) && json_object_array_length(v)) {
+	if (json_object_object_get_ex(s, "tracepoints", &v) && json_array_len(v)) {
 		fprintf(out, "\n%-12s", "tracepoints:");
-		for (size_t i = 0; i < json_object_array_length(v); i++) {
-			json_object *t = json_object_array_get_idx(v, i);
+		for (size_t i = 0; i < json_array_len(v); i++) {
+			json_object *t = json_array_at(v, i);
 
 			fprintf(out, "%s %s %s", i ? "," : "", json_get_str(t, "tracepoint", "?"), json_get_str(t, "state", "?"));
 			if (!strcmp(json_get_str(t, "state", "?"), "attached"))
@@ -230,8 +230,8 @@ void status_print(FILE *out, json_object *s)
 				fprintf(out, "; holding module %s: 'irqlat detach %s' before rmmod", json_get_str(t, "module", "?"),
 				       json_get_str(t, "tracepoint", "?"));
 		}
-		if (json_object_array_length(v))
-			fprintf(out, "\n%-12s %s", "", !strcmp(json_get_str(json_object_array_get_idx(v, 0), "watch", ""), "module_load")
+		if (json_array_len(v))
+			fprintf(out, "\n%-12s %s", "", !strcmp(json_get_str(json_array_at(v, 0), "watch", ""), "module_load")
 				? "modules watched at load (module:module_load); tracefs checked every second too"
 				: "no module:module_load tracepoint: tracefs checked every second");
 	}

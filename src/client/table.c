@@ -230,12 +230,12 @@ int table_rows_of(json_object *summary, enum lat_kind src, struct row **ret)
 	*ret = NULL;
 	if (!(arr = table_source_array(summary, src)))
 		return 0;
-	len = json_object_array_length(arr);
+	len = json_array_len(arr);
 	rows = calloc(len ? len : 1, sizeof(*rows));
 	if (!rows)
 		return -ENOMEM;
 	for (size_t i = 0; i < len; i++) {
-		json_object *o = json_object_array_get_idx(arr, i);
+		json_object *o = json_array_at(arr, i);
 		struct row *r = &rows[i];
 		const char *p = kd->prefix;
 		char storm;

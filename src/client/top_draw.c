@@ -178,8 +178,8 @@ static void draw_table(struct top *t)
 
 	ncols = top_fit_columns(t, COLS, cols, &name_w);
 	if (t->summary && json_object_object_get_ex(t->summary, "tracepoints", &tps) &&
-	    json_object_is_type(tps, json_type_array) && json_object_array_length(tps)) {
-		tp_lines = 2 + (int)json_object_array_length(tps);	/* a blank line, the header, rows */
+	    json_object_is_type(tps, json_type_array) && json_array_len(tps)) {
+		tp_lines = 2 + (int)json_array_len(tps);	/* a blank line, the header, rows */
 		if (tp_lines > TP_LINES_MAX + 2)
 			tp_lines = TP_LINES_MAX + 2;
 		if (bottom - tp_lines - y < 4)

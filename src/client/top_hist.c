@@ -18,19 +18,19 @@ static json_object *hist_of_selection(struct top *t)
 	if (!irqs)
 		return NULL;
 	/* a shared line has several handlers: pick the selected one by its row's name */
-	for (size_t i = 0; i < json_object_array_length(irqs); i++) {
-		json_object *h = json_object_array_get_idx(irqs, i);
+	for (size_t i = 0; i < json_array_len(irqs); i++) {
+		json_object *h = json_array_at(irqs, i);
 
 		tmpl_render(name, sizeof(name), kt->row_name, h);
 		if (!strcmp(name, t->sel_name))
 			return h;
 	}
-	return json_object_array_length(irqs) ? json_object_array_get_idx(irqs, 0) : NULL;
+	return json_array_len(irqs) ? json_array_at(irqs, 0) : NULL;
 }
 
 static uint64_t bucket_field(json_object *buckets, size_t i, size_t field)
 {
-	return json_object_get_uint64(json_object_array_get_idx(json_object_array_get_idx(buckets, i), field));
+	return json_object_get_uint64(json_array_at(json_array_at(buckets, i), field));
 }
 
 /* Lines y to bottom - 1: the summary line, then the bars. */
@@ -44,7 +44,7 @@ static void draw_bars(struct top *t, int y, int bottom)
 	size_t nb;
 
 	snprintf(key, sizeof(key), "%sbuckets", p);
-	if (!h || !json_object_object_get_ex(h, key, &buckets) || !(nb = json_object_array_length(buckets))) {
+	if (!h || !json_object_object_get_ex(h, key, &buckets) || !(nb = json_array_len(buckets))) {
 		mvprintw(y, 0, "no runs of this handler in the %s window (w changes the window)", window_name(t->window));
 		return;
 	}

@@ -103,16 +103,16 @@ void tp_print_section(FILE *f, json_object *summary, int width)
 	bool header = false;
 	size_t n;
 
-	if (!json_object_object_get_ex(summary, "tracepoints", &tps) || !(n = json_object_array_length(tps)))
+	if (!json_object_object_get_ex(summary, "tracepoints", &tps) || !(n = json_array_len(tps)))
 		return;
 	size_t shown = 0;
 
 	for (size_t i = 0; i < n; i++)
-		shown += !quiet(json_object_array_get_idx(tps, i));
+		shown += !quiet(json_array_at(tps, i));
 	if (!shown)
 		return;
 	for (size_t i = 0; i < n; i++) {
-		int len = (int)strlen(json_get_str(json_object_array_get_idx(tps, i), "tracepoint", "?"));
+		int len = (int)strlen(json_get_str(json_array_at(tps, i), "tracepoint", "?"));
 
 		if (len > name_w)
 			name_w = len < 31 ? len : 31;
@@ -122,11 +122,11 @@ void tp_print_section(FILE *f, json_object *summary, int width)
 		snprintf(cell[c], sizeof(cell[c]), "%s", tp_cols[c].header);
 	fputc('\n', f);
 	for (size_t i = 0; i < n; i++)
-		header |= !waiting(json_object_array_get_idx(tps, i));
+		header |= !waiting(json_array_at(tps, i));
 	if (header)
 		tp_line(f, keep, w, cell, "LAST");
 	for (size_t i = 0; i < n; i++) {
-		json_object *t = json_object_array_get_idx(tps, i), *last;
+		json_object *t = json_array_at(tps, i), *last;
 		char lastbuf[256] = "";
 		size_t off = 0;
 
@@ -151,7 +151,7 @@ void tp_print_section(FILE *f, json_object *summary, int width)
 		if (!json_get_u64(t, "intervals", 0))
 			for (int c = TPC_LATE50; c <= TPC_LATEMAX; c++)
 				snprintf(cell[c], sizeof(cell[c]), "-");
-		if (json_object_object_get_ex(t, "last", &last)) {
+		if (json_object_object_get_ex(t, "last", &last) && json_is_object(last)) {
 			json_object_object_foreach(last, k, lv) {
 				if (off >= sizeof(lastbuf))
 					break;
@@ -180,11 +180,11 @@ void tp_print_result(FILE *f, json_object *answer, const char *cmd, const char *
 
 	if (!json_object_object_get_ex(answer, detach ? "detached" : "attached", &done))
 		return;
-	n = json_object_array_length(done);
+	n = json_array_len(done);
 	if (!n)
 		fprintf(f, "irqlat: nothing to %s: %s is not %s\n", cmd, target, detach ? "attached" : "detached");
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%s %s%s\n", detach ? "detached from" : "attached to",
-			json_object_get_string(json_object_array_get_idx(done, i)),
+			json_object_get_string(json_array_at(done, i)),
 			detach ? ": its module can be unloaded now" : "");
 }

@@ -113,13 +113,13 @@ void why_print_answer(FILE *f, json_object *answer, enum ev_clock clock)
 	json_object *waits;
 	size_t n;
 
-	if (!json_object_object_get_ex(answer, "waits", &waits) || !(n = json_object_array_length(waits))) {
+	if (!json_object_object_get_ex(answer, "waits", &waits) || !(n = json_array_len(waits))) {
 		fprintf(f, "no late wait explained yet (%llu explained since irqlatd started; it keeps the last %lld a CPU)\n",
 			(unsigned long long)json_get_u64(answer, "explained", 0), (long long)json_get_i64(answer, "kept_per_cpu", 0));
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		json_object *o = json_object_array_get_idx(waits, i);
+		json_object *o = json_array_at(waits, i);
 		struct why_named w;
 
 		if (why_from_json(o, &w) < 0)
@@ -150,12 +150,12 @@ size_t why_rows_waits(json_object *summary, struct why_named **out)
 	*out = NULL;
 	if (!summary || !json_object_object_get_ex(summary, WHY_ROWS_KEY, &arr) || !json_object_is_type(arr, json_type_array))
 		return 0;
-	len = json_object_array_length(arr);
+	len = json_array_len(arr);
 	*out = calloc(len ? len : 1, sizeof(**out));
 	if (!*out)
 		return 0;
 	for (size_t k = 0; k < len; k++)	/* parsed once, kept if a wait */
-		if (why_from_json(json_object_array_get_idx(arr, k), &(*out)[n]) == 0)
+		if (why_from_json(json_array_at(arr, k), &(*out)[n]) == 0)
 			n++;
 	return n;
 }

@@ -8,6 +8,16 @@ bool json_has(json_object *o, const char *k)
 	return o && json_object_object_get_ex(o, k, NULL);
 }
 
+size_t json_array_len(json_object *a)
+{
+	return json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
+json_object *json_array_at(json_object *a, size_t i)
+{
+	return i < json_array_len(a) ? json_object_array_get_idx(a, i) : NULL;
+}
+
 uint64_t json_get_u64(json_object *o, const char *k, uint64_t dflt)
 {
 	json_object *v;

@@ -18,6 +18,15 @@ int64_t json_get_i64(json_object *o, const char *k, int64_t dflt);
 double json_get_double(json_object *o, const char *k, double dflt);
 const char *json_get_str(json_object *o, const char *k, const char *dflt);
 bool json_has(json_object *o, const char *k);
+/* An array's length and its element i, 0 and NULL where a is no array (or i is past its
+ * end): json-c asserts on the type, and an answer read from a socket is checked, not trusted */
+size_t json_array_len(json_object *a);
+json_object *json_array_at(json_object *a, size_t i);
+/* Whether o is an object: json_object_object_foreach() dereferences anything else */
+static inline bool json_is_object(json_object *o)
+{
+	return json_object_is_type(o, json_type_object);
+}
 
 /* {"ok":false,"error":"<the formatted sentence>"}; the caller owns the reference. */
 json_object *json_error_reply(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -358,8 +358,8 @@ int why_from_json(json_object *o, struct why_named *w)
 				w->top_ns[c] = json_get_u64(t, "ns", 0);
 			}
 	if (json_object_object_get_ex(o, "flags", &flags) && json_object_is_type(flags, json_type_array))
-		for (size_t i = 0; i < json_object_array_length(flags); i++) {
-			const char *f = json_object_get_string(json_object_array_get_idx(flags, i));
+		for (size_t i = 0; i < json_array_len(flags); i++) {
+			const char *f = json_object_get_string(json_array_at(flags, i));
 
 			for (size_t k = 0; f && k < ELEMENTSOF(flag_names); k++)
 				if (!strcmp(f, flag_names[k].name))
