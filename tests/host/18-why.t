@@ -41,6 +41,15 @@ done
 mount_fs
 
 MP=$(free_port)
+# ftrace's wake-ups and switches on CPU 1, in the daemon's clock, enabled before the daemon
+# starts: a tracepoint calls its probes in the order they were registered (21-why-irq-load.t)
+mkdir "$INST" || { echo "Bail out! cannot make a tracefs instance"; exit 1; }
+echo 0 >"$INST/tracing_on"
+echo mono >"$INST/trace_clock"
+echo 2 >"$INST/tracing_cpumask"
+echo 8192 >"$INST/buffer_size_kb"
+echo 1 >"$INST/events/sched/sched_switch/enable"
+echo 1 >"$INST/events/sched/sched_wakeup/enable"
 start_daemon --interval-ms 500 --ringbuf-kb 4 --metrics "127.0.0.1:$MP" || { echo "Bail out! irqlatd did not start"; exit 1; }
 # the daemon's why_counts map: through its programs (bpftool perf show names their pids)
 why_map() {
@@ -91,13 +100,6 @@ why_received() {
 	jq -r '.why | "kernel counted \(.waits) late waits, the daemon received \(.explained) explanations (\(.lone) lone, \(.unpaired) outliers unpaired): \(.not_received) not received, \(.stale_reads) stale reads"' "$TMP/status-$1.json"
 	jq -r '.why.cpus[] | .cpu as $c | to_entries[] | select(.key != "cpu") | "  cpu \($c) \(.key): waits \(.value.waits) received \(.value.received) not received \(.value.not_received)"' "$TMP/status-$1.json"
 }
-# ftrace's wake-ups and switches on CPU 1, in the daemon's clock
-mkdir "$INST" || { echo "Bail out! cannot make a tracefs instance"; exit 1; }
-echo mono >"$INST/trace_clock"
-echo 2 >"$INST/tracing_cpumask"
-echo 8192 >"$INST/buffer_size_kb"
-echo 1 >"$INST/events/sched/sched_switch/enable"
-echo 1 >"$INST/events/sched/sched_wakeup/enable"
 dump >"$TMP/before"
 echo 1 >"$INST/tracing_on"
 
