@@ -44,6 +44,10 @@ echo mono >"$INST/trace_clock"
 echo 2 >"$INST/tracing_cpumask"
 echo 8192 >"$INST/buffer_size_kb"
 echo 1 >"$INST/events/sched/sched_switch/enable"
+# and the interrupts there: the loop's time in a wait is its run less them (irqlatd counts
+# them as theirs: a long vector interrupt can be most of a short wait)
+for e in irq/irq_handler_entry irq/irq_handler_exit; do echo 1 >"$INST/events/$e/enable"; done
+for e in "$INST"/events/irq_vectors/*_entry "$INST"/events/irq_vectors/*_exit; do echo 1 >"$e/enable"; done
 start_daemon --log-target journal --metrics "127.0.0.1:$MP" --outlier-cap 0 || { echo "Bail out! irqlatd did not start"; exit 1; }
 echo 1 >"$INST/tracing_on"
 
@@ -75,15 +79,15 @@ check "every kept wait's parts add up to its total exactly" \
 	jq -e '[.waits[] | select(.flags | index("blocker_lower") | not)] | length > 0 and all(([.parts[]] | add) == .total_ns)' "$TMP/all.json"
 jq -c '.waits[] | select(([.parts[]] | add) != .total_ns) | {total_ns, parts, flags, summary}' "$TMP/all.json" | head -3 | sed 's/^/#   does not add up: /'
 # the cause the test made: every wait of cyclictest's measuring thread on CPU 1 (SCHED_FIFO:
-# waiter_prio below 100) in which, by ftrace, the busy loop's last run held the CPU for more
-# than half of it after the timer's callback has the loop, by pid and policy, as its largest
+# waiter_prio below 100) in which, by ftrace, the busy loop's last run, less the interrupts in
+# it, held the CPU for more than half of it after the timer's callback has the loop, by pid and policy, as its largest
 # part after the callback (the blocking task's part is its time since its last switch-in). (Not "most of its waits": on a shared machine a halted vCPU woken late by its host
 # makes late waits of its own, exits from idle; and cyclictest's main thread, a normal task on
 # CPU 1 too, is another waiter. And not before the callback: a task in user space cannot delay
 # the timer's interrupt, so lateness the host added while the loop ran is the timer's.)
 jq -r '.waits | to_entries[] | select(.value.cpu == 1 and .value.waiter_prio < 100 and (.value.flags | index("moved") | not))
 	| "\(.value.ts_ns - .value.total_ns + .value.parts.late_busy_ns + .value.parts.late_idle_ns) \(.value.ts_ns) \(.key)"' "$TMP/cyc.json" >"$TMP/rt_windows"
-python3 "$TOP/tests/host/helpers/ftrace_blocker.py" --last "$TMP/trace" 1 "$BURST_PID" "$TMP/rt_windows" | sort >"$TMP/rt_loop"
+python3 "$TOP/tests/host/helpers/ftrace_blocker.py" --last --net "$TMP/trace" 1 "$BURST_PID" "$TMP/rt_windows" | sort >"$TMP/rt_loop"
 jq -r --argjson b "$BURST_PID" '.waits | to_entries[] | (.value.parts | to_entries | map(select(.key | startswith("late_") | not)) | max_by(.value)) as $top
 	| "\(.key) \(.value.total_ns - .value.parts.late_busy_ns - .value.parts.late_idle_ns) \(if $top.key == "blocking_ns" and .value.blocker.pid == $b and .value.blocker.sched == "FIFO 99" then "loop" else ($top.key | sub("_ns$"; "")) end)"' \
 	"$TMP/cyc.json" | sort | join "$TMP/rt_loop" - >"$TMP/rt_causes"	# wait, ftrace's loop ns, the wait after the callback, irqlatd's largest part there

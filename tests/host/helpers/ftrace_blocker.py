@@ -3,28 +3,48 @@
 sched_switch events (a private tracefs instance, trace_clock mono: CLOCK_MONOTONIC, as the
 daemon's ts_ns).
 
-usage: ftrace_blocker.py [--last] TRACE CPU PID WINDOWS
+usage: ftrace_blocker.py [--last] [--net] TRACE CPU PID WINDOWS
 TRACE: the instance's trace file; WINDOWS: lines "START_NS END_NS ID". Prints "ID NS" for each
 window that the trace covers (a switch on CPU before START and after END, and none lost in it). --last: the time of
 the task's last run in the window only (irqlatd's blocking part is the time of the task
-switched out for the waiter since its last switch-in; an earlier run is another task's part)."""
+switched out for the waiter since its last switch-in; an earlier run is another task's part).
+--net: less the time of the interrupts (hard-IRQ handlers, vectors: their *_entry and *_exit
+events, outermost ones) on CPU within it, which irqlatd counts as theirs, not the task's."""
 import re
 import sys
 
 args = sys.argv[1:]
-last_only = args[:1] == ["--last"]
-if last_only:
+last_only = net = False
+while args and args[0] in ("--last", "--net"):
+    last_only |= args[0] == "--last"
+    net |= args[0] == "--net"
     args = args[1:]
 trace, cpu, pid, windows = args[0], int(args[1]), int(args[2]), args[3]
 line_re = re.compile(r"\[(\d+)\]\s+\S+\s+(\d+)\.(\d+): sched_switch: .*prev_pid=(\d+) .*==> .*next_pid=(\d+)")
+irq_re = re.compile(r"\[(\d+)\]\s+\S+\s+(\d+)\.(\d+): [a-z_]+_(entry|exit): ")
 switches = []  # (ns, prev_pid, next_pid) on cpu, in time order
+irqs = []  # the outermost interrupts on cpu, (start, end)
+depth, irq_start = 0, None
 with open(trace) as f:
     for line in f:
         m = line_re.search(line)
-        if not m or int(m.group(1)) != cpu:
+        if m and int(m.group(1)) == cpu:
+            ns = int(m.group(2)) * 1000000000 + int(m.group(3).ljust(9, "0")[:9])
+            switches.append((ns, int(m.group(4)), int(m.group(5))))
+            depth = 0  # (never inside an interrupt: an entry whose exit was lost ends here)
+            continue
+        m = irq_re.search(line)
+        if not net or not m or int(m.group(1)) != cpu:
             continue
         ns = int(m.group(2)) * 1000000000 + int(m.group(3).ljust(9, "0")[:9])
-        switches.append((ns, int(m.group(4)), int(m.group(5))))
+        if m.group(4) == "entry":
+            if not depth:
+                irq_start = ns
+            depth += 1
+        elif depth:
+            depth -= 1
+            if not depth:
+                irqs.append((irq_start, ns))
 switches.sort()
 if not switches:
     sys.exit("no sched_switch on CPU %d in %s" % (cpu, trace))
@@ -56,9 +76,11 @@ with open(windows) as f:
         a, b = int(a), int(b)
         if a < first or b > last or any(s < b and e > a for s, e in gaps):
             continue
-        spans = [max(0, min(b, e) - max(a, s)) for s, e in runs]
+        def net_of(s, e):
+            lo, hi = max(a, s), min(b, e)
+            return hi - lo - sum(max(0, min(hi, y) - max(lo, x)) for x, y in irqs if x < hi and y > lo)
+        inside = [(s, e) for s, e in runs if min(b, e) > max(a, s)]
         if last_only:
-            inside = [x for x in spans if x > 0]
-            print(wid, inside[-1] if inside else 0)
+            print(wid, net_of(*inside[-1]) if inside else 0)
         else:
-            print(wid, sum(spans))
+            print(wid, sum(net_of(s, e) for s, e in inside))
