@@ -157,7 +157,14 @@ agree() {
 		why "expected" "rtla's at most 2^(1/8) (one bucket, 9.05%) over irqlatd's"
 		return 1
 	}
-	check "$1: irqlatd's longest wake-up of timerlat/$CPU ($i_max ns) is rtla's max thread latency ($r_max ns) or more, within one bucket" \
+	# A TODO: a timer that fires while the thread is still on its CPU (its previous cycle held
+	# back, by the burst or by the host taking the emulated CPU) wakes it without a switch-in,
+	# which irqlatd does not measure (README: what irqlatd does not measure), and rtla's longest
+	# latency can be such a cycle (ci12 of 2026-12-06: rtla's max 9.48 ms and 12.75 ms against
+	# irqlatd's 6.29 and 9.28, with ftrace counting 64 wake-ups of the thread more than irqlatd in
+	# the burst run; passing in the runs before).
+	todo "wake-ups of a thread still on its CPU are not measured" \
+		"$1: irqlatd's longest wake-up of timerlat/$CPU ($i_max ns) is rtla's max thread latency ($r_max ns) or more, within one bucket" \
 		saw_longest
 	# (the histogram must hold every wake-up counted, or a count of 0 over would prove nothing)
 	over_outside() {
