@@ -329,6 +329,29 @@ mount_fs() {
 	mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf 2>/dev/null || true
 }
 
+# ftrace_cpu1 DIR KB EVENT...: a private tracefs instance DIR of CPU 1's EVENTs ("irq/softirq_exit";
+# "irq_vectors": every vector's entry and exit), KB of buffer, in the daemon's clock (mono),
+# tracing off (the caller turns it on). Made before the daemon starts: a tracepoint calls its
+# probes in the order they were registered, and a probe of ftrace's after irqlatd's stamps the
+# event late by the time irqlatd's program took, several us on its slow path (an explanation,
+# a ring-buffer record whose wake-up is a self-IPI, which this VM's host traps).
+ftrace_cpu1() {
+	local dir=$1 kb=$2 e v
+	shift 2
+	mkdir "$dir" || return 1
+	echo 0 >"$dir/tracing_on"
+	echo mono >"$dir/trace_clock"
+	echo 2 >"$dir/tracing_cpumask"
+	echo "$kb" >"$dir/buffer_size_kb"
+	for e in "$@"; do
+		if [ "$e" = irq_vectors ]; then
+			for v in "$dir"/events/irq_vectors/*_entry "$dir"/events/irq_vectors/*_exit; do echo 1 >"$v/enable"; done
+		else
+			echo 1 >"$dir/events/$e/enable" || return 1
+		fi
+	done
+}
+
 # start_private_journald: a systemd-journald of the test's own, for a test that re-executed
 # itself in a private mount namespace (unshare --mount): tmpfs on /run/systemd, /run/log,
 # /var/log/journal and /var/lib/systemd/catalog, so neither the host's journal nor another

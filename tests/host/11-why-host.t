@@ -36,18 +36,11 @@ start_private_journald || { echo "Bail out! no private journald"; exit 1; }
 MP=$(free_port)
 # no cap on the entries: the test reads what an entry says, not how many the limits let through
 # (40-journal.t, 42-journal-quiet.t); the tick on an idle CPU would take the 3 of a minute first
-# ftrace's sched_switch on CPU 1, in the daemon's clock, enabled before the daemon starts: a
-# tracepoint calls its probes in the order they were registered (21-why-irq-load.t says why)
-mkdir "$INST" || { echo "Bail out! cannot make a tracefs instance"; exit 1; }
-echo 0 >"$INST/tracing_on"
-echo mono >"$INST/trace_clock"
-echo 2 >"$INST/tracing_cpumask"
-echo 8192 >"$INST/buffer_size_kb"
-echo 1 >"$INST/events/sched/sched_switch/enable"
-# and the interrupts there: the loop's time in a wait is its run less them (irqlatd counts
-# them as theirs: a long vector interrupt can be most of a short wait)
-for e in irq/irq_handler_entry irq/irq_handler_exit; do echo 1 >"$INST/events/$e/enable"; done
-for e in "$INST"/events/irq_vectors/*_entry "$INST"/events/irq_vectors/*_exit; do echo 1 >"$e/enable"; done
+# ftrace's sched_switch on CPU 1, and the interrupts there: the loop's time in a wait is its
+# run less them (irqlatd counts them as theirs: a long vector interrupt can be most of a short
+# wait)
+ftrace_cpu1 "$INST" 8192 sched/sched_switch irq/irq_handler_entry irq/irq_handler_exit irq_vectors ||
+	{ echo "Bail out! cannot make a tracefs instance"; exit 1; }
 start_daemon --log-target journal --metrics "127.0.0.1:$MP" --outlier-cap 0 || { echo "Bail out! irqlatd did not start"; exit 1; }
 echo 1 >"$INST/tracing_on"
 

@@ -41,15 +41,8 @@ done
 mount_fs
 
 MP=$(free_port)
-# ftrace's wake-ups and switches on CPU 1, in the daemon's clock, enabled before the daemon
-# starts: a tracepoint calls its probes in the order they were registered (21-why-irq-load.t)
-mkdir "$INST" || { echo "Bail out! cannot make a tracefs instance"; exit 1; }
-echo 0 >"$INST/tracing_on"
-echo mono >"$INST/trace_clock"
-echo 2 >"$INST/tracing_cpumask"
-echo 8192 >"$INST/buffer_size_kb"
-echo 1 >"$INST/events/sched/sched_switch/enable"
-echo 1 >"$INST/events/sched/sched_wakeup/enable"
+# ftrace's wake-ups and switches on CPU 1
+ftrace_cpu1 "$INST" 8192 sched/sched_switch sched/sched_wakeup || { echo "Bail out! cannot make a tracefs instance"; exit 1; }
 start_daemon --interval-ms 500 --ringbuf-kb 4 --metrics "127.0.0.1:$MP" || { echo "Bail out! irqlatd did not start"; exit 1; }
 # the daemon's why_counts map: through its programs (bpftool perf show names their pids)
 why_map() {

@@ -58,21 +58,10 @@ DISK_IRQ=$(disk_irq)
 [ -n "$DISK_IRQ" ] || { echo "Bail out! no virtio*-req* line in /proc/interrupts"; exit 1; }
 DISK_NAME=$(awk -v irq="$DISK_IRQ:" '$1 == irq { print $NF }' /proc/interrupts)
 
-# ftrace's own events of CPU 1, in the daemon's clock, enabled before the daemon starts: a
-# tracepoint calls its probes in the order they were registered, and a probe of ftrace's after
-# irqlatd's stamps the event late by the time irqlatd's program took, several us when it took
-# its slow path (an explanation, or a record whose ring buffer wake-up is a self-IPI, which
-# this VM's host traps); first, it stamps the event before irqlatd's program runs
-mkdir "$INST" || { echo "Bail out! cannot make a tracefs instance"; exit 1; }
-echo 0 >"$INST/tracing_on"
-echo mono >"$INST/trace_clock"
-echo 2 >"$INST/tracing_cpumask"
-echo 65536 >"$INST/buffer_size_kb"
-for e in irq/irq_handler_entry irq/irq_handler_exit irq/softirq_entry irq/softirq_exit sched/sched_switch \
-	timer/hrtimer_start timer/hrtimer_expire_entry; do
-	echo 1 >"$INST/events/$e/enable"
-done
-for e in "$INST"/events/irq_vectors/*_entry "$INST"/events/irq_vectors/*_exit; do echo 1 >"$e/enable"; done
+# ftrace's own events of CPU 1 (tests/lib.sh's ftrace_cpu1: before the daemon starts)
+ftrace_cpu1 "$INST" 65536 irq/irq_handler_entry irq/irq_handler_exit irq/softirq_entry irq/softirq_exit \
+	sched/sched_switch timer/hrtimer_start timer/hrtimer_expire_entry irq_vectors ||
+	{ echo "Bail out! cannot make a tracefs instance"; exit 1; }
 
 start_daemon || { echo "Bail out! irqlatd did not start"; exit 1; }
 # every outlier with its explanation, as it comes
