@@ -66,7 +66,7 @@ static double kind_rate(json_object *summary, enum lat_kind k)
 	json_object *a = table_source_array(summary, k);
 	double sum = 0;
 
-	if (!a || !json_object_is_type(a, json_type_array) || !json_array_len(a))
+	if (!json_array_len(a))
 		return -1;
 	for (size_t i = 0; i < json_array_len(a); i++)
 		sum += json_get_double(json_array_at(a, i), "rate", 0);

@@ -177,8 +177,7 @@ static void draw_table(struct top *t)
 	char cell[128], scope[512];
 
 	ncols = top_fit_columns(t, COLS, cols, &name_w);
-	if (t->summary && json_object_object_get_ex(t->summary, "tracepoints", &tps) &&
-	    json_object_is_type(tps, json_type_array) && json_array_len(tps)) {
+	if (t->summary && json_object_object_get_ex(t->summary, "tracepoints", &tps) && json_array_len(tps)) {
 		tp_lines = 2 + (int)json_array_len(tps);	/* a blank line, the header, rows */
 		if (tp_lines > TP_LINES_MAX + 2)
 			tp_lines = TP_LINES_MAX + 2;
