@@ -77,16 +77,32 @@ static __always_inline void clock_hard_done(struct cpu_clock *k, __u64 *clock, _
 		k->softirq_nested_ns += (__u32)ns;
 }
 
-/* One interference event into the ring; cell: its cell index + 1 (0: none) */
+/* One record into the CPU's flight recorder (struct flight_rec): stores only, from values
+ * the caller holds */
+static __always_inline void flight_add(struct cpu_clock *k, __u64 ts, __u32 type, __u32 a, __u32 b, __u32 c)
+{
+	struct flight_rec *r = &k->flight[k->flight_head++ & (FLIGHT_EVENTS - 1)];
+
+	r->ts_ns = ts;
+	r->a = a;
+	r->b = b;
+	r->c = c;
+	r->type = type;
+}
+
+/* One interference event into the ring, and into the flight recorder; cell: its cell index
+ * + 1 (0: none) */
 static __always_inline void recent_add(struct cpu_clock *k, __u64 end_ns, __u64 ns, __u32 class, __u32 cell)
 {
+	__u32 ns32 = ns > 0xffffffffULL ? 0xffffffffU : (__u32)ns;
 	struct recent_event *e;
 
+	flight_add(k, end_ns, class, ns32, cell, 0);
 	if (!CLOCKS_KEPT)
 		return;
 	e = &k->recent[k->recent_head++ & (RECENT_EVENTS - 1)];
 	e->end_ns = end_ns;
-	e->ns = ns > 0xffffffffULL ? 0xffffffffU : (__u32)ns;
+	e->ns = ns32;
 	e->cell = class << RECENT_CLASS_SHIFT | cell;
 }
 

@@ -183,6 +183,27 @@ struct recent_event {
 	__u32 cell;		/* class << RECENT_CLASS_SHIFT | cell index + 1 */
 };
 
+/* The flight recorder: per CPU, a ring of the last FLIGHT_EVENTS events the programs already
+ * see, one small fixed record each, written from the values the program holds anyway (no
+ * helper call of its own). An outlier's explanation sends the newest of them as its timeline
+ * (struct timeline_event). A compile-time size: the ring sits in the CPU's clock element, which
+ * every program already looks up, so a record costs stores and no lookup; a size set by the
+ * loader would need a map of its own and a lookup per event. 256 x 24 bytes: 6 KiB per CPU. */
+#define FLIGHT_EVENTS 256	/* a power of two, a multiple of TIMELINE_BLOCK */
+enum flight_type {
+	/* the interference events, at their end; as enum recent_class: a = net ns, b = cell + 1 */
+	FL_IRQ = RECENT_IRQ, FL_VECTOR = RECENT_VECTOR, FL_SOFTIRQ = RECENT_SOFTIRQ, FL_NMI = RECENT_NMI,
+	FL_SWITCH = 4,	/* sched_switch: a = prev pid, b = next pid, c = prev prio << 16 | next prio */
+	FL_TIMER = 5,	/* hrtimer callback start: a = its lateness ns (clamped), b = cell + 1, c = 1 soft */
+	FL_WAKE = 6,	/* a task woken by a timer callback stamped: a = its pid, b = the timer's cell + 1 */
+	FL_TYPES = 7,
+};
+struct flight_rec {
+	__u64 ts_ns;	/* CLOCK_MONOTONIC */
+	__u32 a, b, c;
+	__u32 type;	/* enum flight_type */
+};
+
 /* An hrtimer callback running on a CPU, from hrtimer_expire_entry to hrtimer_expire_exit:
  * sched_waking stamps a task it wakes with the timer's expiry. Two per CPU: a timer of the
  * hard-IRQ context can run while a soft one (HRTIMER_SOFTIRQ) is in its callback. */
@@ -231,7 +252,10 @@ struct cpu_clock {
 	__u64 task_ns;		/* every other task, net of interrupts */
 	__u32 switches;		/* switches to tasks other than idle, mod 2^32 */
 	__u32 curr_pid;		/* the task switched in last */
-	__u64 _pad_b[3];
+	__u32 flight_head;	/* the next slot of flight[]: here, in sched_switch's line, since line A is
+				 * full; the interrupts touch this line once more */
+	__u32 _pad_b1;
+	__u64 _pad_b[2];
 	/* line C: timer.bpf.c's running callbacks, read by sched_waking */
 	struct timer_slot slot[2];	/* enum timer_slot_ctx */
 	__u32 wake_cell;	/* KIND_WAKEUP_CPU's cell index + 1 */
@@ -240,6 +264,8 @@ struct cpu_clock {
 				 * function pointer as read-only memory, and a number back */
 	/* the ring of recent interference events, recent_head % RECENT_EVENTS next */
 	struct recent_event recent[RECENT_EVENTS];
+	/* the flight recorder, flight_head % FLIGHT_EVENTS next */
+	struct flight_rec flight[FLIGHT_EVENTS];
 } __attribute__((aligned(64)));
 
 /* What a late wait's time went to, in the order the delay builds up. The parts of one wait add
@@ -361,6 +387,25 @@ enum ringbuf_kind {
 	RB_TRACEPOINT = 2,
 	RB_MODULE = 3,	/* bpf/modwatch.bpf.c */
 	RB_WHY = 4,	/* struct why_event: an outlier's explanation */
+	RB_TIMELINE = 5,	/* struct timeline_event: its CPU's flight recorder, right before the RB_WHY */
+};
+
+/* An outlier's timeline: the newest records of the flight recorder of the CPU its wait ended
+ * on, sent just before its RB_WHY (same cell and ts_ns) by the same program, so the daemon has
+ * it when the explanation comes. The ring is copied as two aligned blocks of TIMELINE_BLOCK
+ * (the newest TIMELINE_BLOCK records always among them): two probe reads of constant size, no
+ * loop for the verifier; the daemon picks the wait's window. 3 KiB a record. */
+#define TIMELINE_BLOCK 64
+#define TIMELINE_RECS (2 * TIMELINE_BLOCK)
+struct timeline_event {
+	__u32 type;		/* RB_TIMELINE */
+	__u32 cell;		/* the outlier's cell */
+	__u64 ts_ns;		/* the outlier's ts_ns: the wait's end */
+	__u64 start_ns;		/* the wait's start (a timer's expiry, a hard-IRQ exit) */
+	__u32 cpu;
+	__u32 head;		/* flight_head at the copy: rec[] holds ring slots first .. first + TIMELINE_RECS - 1,
+				 * first = the block before the head's, mod FLIGHT_EVENTS */
+	struct flight_rec rec[TIMELINE_RECS];
 };
 
 enum drop_kind {

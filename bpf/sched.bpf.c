@@ -274,7 +274,7 @@ __noinline int threaded_switch_in(struct cpu_clock *k, __u32 pid, struct why_wor
 }
 
 static __always_inline void on_switch(bool preempt, struct task_struct *prev, struct task_struct *next, __u32 prev_pid,
-				      __u32 next_pid)
+				      __u32 next_pid, __u32 prev_prio, __u32 next_prio)
 {
 	__u64 now = bpf_ktime_get_ns();
 	struct cpu_clock *k = clock_cpu_this();
@@ -284,6 +284,7 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev, st
 
 	if (!k)
 		return;
+	flight_add(k, now, FL_SWITCH, prev_pid, next_pid, prev_prio << 16 | (next_prio & 0xffff));
 	/* the task clocks */
 	if (!CLOCKS_KEPT)
 		goto waits;
@@ -394,6 +395,8 @@ static __noinline int waking_stamp(struct cpu_clock *k, struct task_struct *p)
 	why_snapshot(k, ts->start_ns, &ws->snap);
 	asm volatile("" ::: "memory");
 	ws->expires_ns = ts->expires_ns;
+	/* at the callback's start: the waking tracepoint's own time would take a clock read */
+	flight_add(k, ts->start_ns, FL_WAKE, pid, 0, flags & WHY_F_SOFT ? 1 : 0);
 	w = pid_word(pid);
 	if (w)
 		__sync_fetch_and_or(w, 1ull << (pid & 63));
@@ -411,7 +414,7 @@ static __always_inline void on_waking(struct task_struct *p)
 SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	on_switch(preempt, prev, next, prev->pid, next->pid);
+	on_switch(preempt, prev, next, prev->pid, next->pid, prev->prio, next->prio);
 	return 0;
 }
 
@@ -426,7 +429,10 @@ int BPF_PROG(sched_waking_btf, struct task_struct *p)
 SEC("raw_tp/sched_switch")
 int BPF_PROG(sched_switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	on_switch(preempt, prev, next, BPF_CORE_READ(prev, pid), BPF_CORE_READ(next, pid));
+	/* the prios for the flight recorder: two probe reads more, on this fallback for kernels
+	 * without tp_btf only */
+	on_switch(preempt, prev, next, BPF_CORE_READ(prev, pid), BPF_CORE_READ(next, pid), BPF_CORE_READ(prev, prio),
+		  BPF_CORE_READ(next, prio));
 	return 0;
 }
 

@@ -63,6 +63,7 @@ static __always_inline void on_expiry(struct cpu_clock *k, __u32 cpu, __u64 now,
 	c = cell_cached(slot, fn, cpu);
 	if (!c)
 		c = cell_fill(slot, timer_miss(fn, cpu));
+	flight_add(k, now, FL_TIMER, late > 0xffffffffULL ? 0xffffffffU : (__u32)late, c ? *slot : 0, soft);
 	if (!c)
 		return;
 	cell_record(c, late);

@@ -186,6 +186,34 @@ static __always_inline void why_task(struct why_event *e, __u64 task)
 	BPF_CORE_READ_STR_INTO(&e->blocker_comm, t, comm);
 }
 
+/* The outlier's timeline: this CPU's flight recorder, the block of its newest record and the
+ * one before (struct timeline_event), sent before the explanation so that the daemon holds it
+ * when the explanation comes. Two probe reads of constant size: a copy by record would be a
+ * loop for the verifier, or a bpf_loop() whose steps cannot hold the ring buffer's record. A
+ * record the ring buffer has no room for is counted with the outliers' drops. */
+static __always_inline void timeline_send(const struct cpu_clock *k, __u32 cell, __u64 ts_ns, __u64 start_ns)
+{
+	struct timeline_event *t = bpf_ringbuf_reserve(&events, sizeof(*t), 0);
+	__u32 head = k->flight_head, newest = (head - 1) >> 6;	/* the newest record's block */
+	__u32 mask = FLIGHT_EVENTS / TIMELINE_BLOCK - 1;
+
+	if (!t) {
+		count_drop(DROP_OUTLIER);
+		return;
+	}
+	t->type = RB_TIMELINE;
+	t->cell = cell;
+	t->ts_ns = ts_ns;
+	t->start_ns = start_ns;
+	t->cpu = bpf_get_smp_processor_id();
+	t->head = head;
+	bpf_probe_read_kernel(&t->rec[0], TIMELINE_BLOCK * sizeof(struct flight_rec),
+			      &k->flight[((newest - 1) & mask) * TIMELINE_BLOCK]);
+	bpf_probe_read_kernel(&t->rec[TIMELINE_BLOCK], TIMELINE_BLOCK * sizeof(struct flight_rec),
+			      &k->flight[(newest & mask) * TIMELINE_BLOCK]);
+	bpf_ringbuf_submit(t, 0);
+}
+
 /* A wait at or above its cell's threshold ended on this CPU: its parts, the counts, the
  * record. k: this CPU's clocks, already past the switch (sched_switch) or at the handler's
  * start; w: the wait (w->in, the caller's) and the room to work it out. A global function: the verifier checks it once, not at each call in each context
@@ -251,6 +279,7 @@ __noinline int why_wait(const struct cpu_clock *k, struct why_work *w)
 	flags |= lower * split * WHY_F_BLOCKER_LOWER;
 	why_clamp(part, total);
 	why_count_add(in->cls, total, part);
+	timeline_send(k, in->cell, in->end_ns, in->start_ns);
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		count_drop(DROP_OUTLIER);
@@ -332,6 +361,7 @@ __noinline int why_late_timer(const struct cpu_clock *k, const struct timer_slot
 	part[idle ? WHY_LATE_IDLE : WHY_LATE_BUSY] = part[WHY_REMAINDER];
 	part[WHY_REMAINDER] = 0;
 	why_count_add(WHY_CLASS_TIMER, total, part);
+	timeline_send(k, cell, c, x);
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		count_drop(DROP_OUTLIER);
