@@ -312,12 +312,55 @@ json_object *why_json(const struct why_named *w)
 	json_object_object_add(o, "cause", json_object_new_string(why_parts[why_top_part(w)].key));
 	why_summary(summary, sizeof(summary), w);
 	json_object_object_add(o, "summary", json_object_new_string(summary));
+	if (w->ntl)
+		json_object_object_add(o, "timeline", why_timeline_json(w));
 	return o;
 }
 
 static void copy_str(char *dst, size_t len, const char *s)
 {
 	snprintf(dst, len, "%s", s ? s : "");
+}
+
+/* The timeline's events back from why_timeline_json()'s object */
+static void timeline_from_json(json_object *tl, struct why_named *w)
+{
+	json_object *evs;
+
+	w->start_ns = json_get_u64(tl, "start_ns", 0);
+	w->tl_partial = json_get_i64(tl, "partial", 0) != 0;
+	if (!json_object_object_get_ex(tl, "events", &evs) || !json_object_is_type(evs, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(evs) && w->ntl < WHY_TIMELINE_MAX; i++) {
+		json_object *e = json_object_array_get_idx(evs, i);
+		int type = why_tl_type_by_name(json_get_str(e, "what", ""));
+		struct why_tl *t = &w->tl[w->ntl];
+
+		if (type < 0)
+			continue;
+		memset(t, 0, sizeof(*t));
+		t->type = (uint32_t)type;
+		t->t_ns = json_get_i64(e, "t_ns", 0);
+		copy_str(t->name, sizeof(t->name), json_get_str(e, "name", ""));
+		switch (type) {
+		case FL_SWITCH:
+			t->a = (uint32_t)json_get_u64(e, "prev_pid", 0);
+			t->b = (uint32_t)json_get_u64(e, "next_pid", 0);
+			t->c = (uint32_t)json_get_u64(e, "prev_prio", 0) << 16 | ((uint32_t)json_get_u64(e, "next_prio", 0) & 0xffff);
+			break;
+		case FL_TIMER:
+			t->a = (uint32_t)json_get_u64(e, "late_ns", 0);
+			t->c = (uint32_t)(json_get_i64(e, "soft", 0) != 0);
+			break;
+		case FL_WAKE:
+			t->a = (uint32_t)json_get_u64(e, "pid", 0);
+			t->c = (uint32_t)(json_get_i64(e, "soft", 0) != 0);
+			break;
+		default:
+			t->a = (uint32_t)json_get_u64(e, "ns", 0);
+		}
+		w->ntl++;
+	}
 }
 
 int why_from_json(json_object *o, struct why_named *w)
@@ -365,5 +408,129 @@ int why_from_json(json_object *o, struct why_named *w)
 				if (!strcmp(f, flag_names[k].name))
 					w->flags |= flag_names[k].flag;
 		}
+	if (json_object_object_get_ex(o, "timeline", &t) && json_object_is_type(t, json_type_object))
+		timeline_from_json(t, w);
 	return 0;
+}
+
+static const char *const tl_types[FL_TYPES] = {
+	[FL_IRQ] = "irq", [FL_VECTOR] = "vector", [FL_SOFTIRQ] = "softirq", [FL_NMI] = "nmi",
+	[FL_SWITCH] = "switch", [FL_TIMER] = "timer", [FL_WAKE] = "wake",
+};
+
+const char *why_tl_type_name(unsigned type)
+{
+	return type < FL_TYPES ? tl_types[type] : NULL;
+}
+
+int why_tl_type_by_name(const char *s)
+{
+	for (int i = 0; i < FL_TYPES; i++)
+		if (s && !strcmp(s, tl_types[i]))
+			return i;
+	return -1;
+}
+
+json_object *why_timeline_json(const struct why_named *w)
+{
+	json_object *o = json_object_new_object(), *evs = json_object_new_array();
+
+	json_object_object_add(o, "start_ns", json_object_new_uint64(w->start_ns));
+	json_object_object_add(o, "partial", json_object_new_boolean(w->tl_partial));
+	for (unsigned i = 0; i < w->ntl && i < WHY_TIMELINE_MAX; i++) {
+		const struct why_tl *t = &w->tl[i];
+		json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "t_ns", json_object_new_int64(t->t_ns));
+		/* the absolute time too, CLOCK_MONOTONIC, for a comparison with a tracer's */
+		json_object_object_add(e, "ts_ns", json_object_new_int64((int64_t)w->start_ns + t->t_ns));
+		json_object_object_add(e, "what", json_object_new_string(why_tl_type_name(t->type) ?: "?"));
+		if (*t->name)
+			json_object_object_add(e, "name", json_object_new_string(t->name));
+		switch (t->type) {
+		case FL_SWITCH:
+			json_object_object_add(e, "prev_pid", json_object_new_int64(t->a));
+			json_object_object_add(e, "next_pid", json_object_new_int64(t->b));
+			json_object_object_add(e, "prev_prio", json_object_new_int((int)(t->c >> 16)));
+			json_object_object_add(e, "next_prio", json_object_new_int((int)(t->c & 0xffff)));
+			break;
+		case FL_TIMER:
+			json_object_object_add(e, "late_ns", json_object_new_int64(t->a));
+			json_object_object_add(e, "soft", json_object_new_boolean(t->c != 0));
+			break;
+		case FL_WAKE:
+			json_object_object_add(e, "pid", json_object_new_int64(t->a));
+			json_object_object_add(e, "soft", json_object_new_boolean(t->c != 0));
+			break;
+		default:	/* an interrupt: t_ns is its end, ns its time net of what nested in it */
+			json_object_object_add(e, "ns", json_object_new_int64(t->a));
+		}
+		json_object_array_add(evs, e);
+	}
+	json_object_object_add(o, "events", evs);
+	return o;
+}
+
+int why_tl_line(char *buf, size_t len, const struct why_tl *e, uint64_t end_ns)
+{
+	char mark = e->t_ns < 0 ? '<' : (uint64_t)e->t_ns > end_ns ? '>' : '|';
+	double t = (double)e->t_ns / 1e3;
+	const char *name = *e->name ? e->name : why_tl_type_name(e->type) ?: "?";
+
+	switch (e->type) {
+	case FL_SWITCH:
+		return snprintf(buf, len, "%c %+11.2f us  switch %u (prio %u) -> %u (prio %u)", mark, t, e->a, e->c >> 16, e->b,
+				e->c & 0xffff);
+	case FL_TIMER:
+		return snprintf(buf, len, "%c %+11.2f us  timer %s starts, %.2f us late%s", mark, t, name, (double)e->a / 1e3,
+				e->c ? " (softirq)" : "");
+	case FL_WAKE:
+		return snprintf(buf, len, "%c %+11.2f us  wakes %u%s", mark, t, e->a, e->c ? " (softirq)" : "");
+	default:
+		return snprintf(buf, len, "%c %+11.2f us  %s ends, %.2f us", mark, t, name, (double)e->a / 1e3);
+	}
+}
+
+void why_timeline_pick(struct why_named *w, const struct timeline_event *t, why_tl_name_fn name, void *ctx)
+{
+	/* the copy holds the block of the newest record (up to it) and the whole block before */
+	unsigned valid = t->head ? TIMELINE_BLOCK + ((t->head - 1) & (TIMELINE_BLOCK - 1)) + 1 : 0;
+	unsigned first = 0, from, in = 0;
+
+	w->ntl = 0;
+	w->tl_partial = false;
+	w->start_ns = t->start_ns;
+	/* records never written (the ring not yet round once) are the oldest, all zero */
+	while (first < valid && !t->rec[first].ts_ns)
+		first++;
+	if (first == valid)
+		return;
+	/* the window: after the last record before the start (nested interrupts end out of order) */
+	for (unsigned i = first; i < valid; i++)
+		if (t->rec[i].ts_ns < t->start_ns)
+			in = i + 1;
+	if (in == first && first == 0 && t->rec[0].ts_ns > t->start_ns)
+		w->tl_partial = true;	/* the copy does not reach back to the start */
+	from = in > first + WHY_TIMELINE_BEFORE ? in - WHY_TIMELINE_BEFORE : first;
+	if (valid - from > WHY_TIMELINE_MAX) {
+		from = valid - WHY_TIMELINE_MAX;
+		if (from > in)
+			w->tl_partial = true;
+	}
+	for (unsigned i = from; i < valid; i++) {
+		const struct flight_rec *r = &t->rec[i];
+		struct why_tl *e = &w->tl[w->ntl];
+
+		if (r->type >= FL_TYPES || !r->ts_ns)
+			continue;
+		memset(e, 0, sizeof(*e));
+		e->t_ns = (int64_t)(r->ts_ns - t->start_ns);
+		e->type = r->type;
+		e->a = r->a;
+		e->b = r->b;
+		e->c = r->c;
+		if (name && r->type != FL_SWITCH && r->type != FL_WAKE && r->b)
+			name(ctx, r->type, r->b, e->name, sizeof(e->name));
+		w->ntl++;
+	}
 }

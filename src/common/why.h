@@ -27,6 +27,17 @@ extern const struct why_part_desc why_parts[WHY_PARTS];
 const char *why_class_name(enum why_class c);
 int why_class_by_name(const char *s);
 
+/* One event of a wait's timeline (the flight recorder's, struct flight_rec), named */
+#define WHY_TIMELINE_MAX 48	/* events kept of a wait: its window, the newest if more */
+#define WHY_TIMELINE_BEFORE 4	/* and so many before its start, what ran just before */
+#define WHY_TL_NAME_LEN 32
+struct why_tl {
+	int64_t t_ns;		/* relative to the wait's start (the timer's expiry, the hard-IRQ exit) */
+	uint32_t type;		/* enum flight_type */
+	uint32_t a, b, c;	/* as in struct flight_rec */
+	char name[WHY_TL_NAME_LEN];	/* the interrupt or the timer's function; "" unknown */
+};
+
 /* An explained wait with its names, everything a line or a screen says of it */
 struct why_named {
 	enum why_class cls;
@@ -46,7 +57,20 @@ struct why_named {
 	char what[WHY_NAME_LEN];	/* a late timer's function; a threaded IRQ's "IRQ 36 name" */
 	char top[RECENT_CLASSES][WHY_NAME_LEN];	/* the interrupt with most time in its part; "" none */
 	uint64_t top_ns[RECENT_CLASSES];
+	/* its timeline, oldest first (ntl 0: none came) */
+	uint64_t start_ns;		/* the wait's start, CLOCK_MONOTONIC: the timeline's 0 */
+	bool tl_partial;		/* the recorder's copy did not reach back to the start, or the window held more */
+	unsigned ntl;
+	struct why_tl tl[WHY_TIMELINE_MAX];
 };
+
+/* "irq", "vector", "softirq", "nmi", "switch", "timer", "wake" (enum flight_type); NULL: none */
+const char *why_tl_type_name(unsigned type);
+int why_tl_type_by_name(const char *s);
+/* One timeline event as a line: "  +12.34 us  softirq NET_RX 40.10 us" (the wait's part
+ * in the first column: '<' before its start, '|' in it, '>' after its end). end_ns: the wait's
+ * length. Returns snprintf's length. */
+int why_tl_line(char *buf, size_t len, const struct why_tl *e, uint64_t end_ns);
 
 /* The part each class of recent interference events falls in (enum recent_class) */
 enum why_part why_part_of_class(enum recent_class c);
@@ -72,6 +96,15 @@ json_object *why_flags_json(uint32_t flags);
  *  "blocker": {...}, "others", "top": {"irq": {"name","ns"}...}, "flags": [...], "cause",
  *  "summary"} */
 json_object *why_json(const struct why_named *w);
+/* Its timeline: {"start_ns", "partial", "events": [{"t_ns", "ts_ns", "what", "name", ...}]}; in
+ * why_json()'s object as "timeline" when it has one */
+json_object *why_timeline_json(const struct why_named *w);
+/* The wait's window out of its CPU's flight recorder (struct timeline_event, which must be of
+ * the same wait): the records from its start on, and WHY_TIMELINE_BEFORE before it, oldest
+ * first, at most WHY_TIMELINE_MAX (the newest), into w->tl, relative to t->start_ns. name
+ * names an interrupt's or a timer's cell (cell index + 1) into buf ("" unknown); may be NULL. */
+typedef void (*why_tl_name_fn)(void *ctx, unsigned type, uint32_t cell, char *buf, size_t len);
+void why_timeline_pick(struct why_named *w, const struct timeline_event *t, why_tl_name_fn name, void *ctx);
 /* The wait back from why_json()'s object: 0, or -EINVAL when it is not one */
 int why_from_json(json_object *o, struct why_named *w);
 

@@ -190,10 +190,13 @@ static int on_ringbuf_record(void *ctx, void *data, size_t size)
 		bool found;
 
 		why_name(&w, e, &d->col);
+		why_timeline_take(&d->why, &w, e, &d->col);
 		found = why_unpark(&d->why, e->cell, e->ts_ns, &paired);
 		why_add(&d->why, &w, found);
 		if (found)
 			outlier_out(d, &paired, &w);
+	} else if (*kind == RB_TIMELINE && size >= sizeof(struct timeline_event)) {
+		why_timeline_keep(&d->why, data);
 	} else if (*kind == RB_TRACEPOINT || *kind == RB_MODULE) {
 		tracepoints_handle(&d->tps, data, size);
 	}

@@ -16,7 +16,8 @@ int why_store_init(struct why_store *s, unsigned ncpus)
 	s->head = calloc(s->ncpus, sizeof(*s->head));
 	s->len = calloc(s->ncpus, sizeof(*s->len));
 	s->totals = calloc((size_t)s->ncpus * WHY_CLASSES, sizeof(*s->totals));
-	if (!s->recent || !s->head || !s->len || !s->totals) {
+	s->timeline = calloc(s->ncpus, sizeof(*s->timeline));
+	if (!s->recent || !s->head || !s->len || !s->totals || !s->timeline) {
 		why_store_free(s);
 		return -ENOMEM;
 	}
@@ -29,6 +30,7 @@ void why_store_free(struct why_store *s)
 	free(s->head);
 	free(s->len);
 	free(s->totals);
+	free(s->timeline);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -161,6 +163,39 @@ void why_name(struct why_named *w, const struct why_event *e, struct collector *
 		if (t)
 			interrupt_name(w->top[k], sizeof(w->top[k]), t, (enum recent_class)k);
 	}
+}
+
+void why_timeline_keep(struct why_store *s, const struct timeline_event *t)
+{
+	if (t->cpu < s->ncpus)
+		s->timeline[t->cpu] = *t;
+}
+
+/* A timeline event's cell named: an interrupt's as the explanation's top[], a timer's function */
+static void timeline_name(void *ctx, unsigned type, uint32_t cell, char *buf, size_t len)
+{
+	uint32_t cpu = 0;
+	const struct series *s = collector_cell_series(ctx, cell - 1, &cpu);
+
+	if (!s)
+		return;
+	if (type < RECENT_CLASSES)
+		interrupt_name(buf, len, s, (enum recent_class)type);
+	else
+		snprintf(buf, len, "%s", s->name);
+}
+
+void why_timeline_take(struct why_store *s, struct why_named *w, const struct why_event *e, struct collector *c)
+{
+	struct timeline_event *t;
+
+	if (e->cpu >= s->ncpus)
+		return;
+	t = &s->timeline[e->cpu];
+	if (t->type != RB_TIMELINE || t->cell != e->cell || t->ts_ns != e->ts_ns)
+		return;
+	why_timeline_pick(w, t, c ? timeline_name : NULL, c);
+	t->type = 0;	/* taken */
 }
 
 void why_add(struct why_store *s, const struct why_named *w, bool paired)

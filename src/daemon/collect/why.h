@@ -48,6 +48,8 @@ struct why_store {
 	uint64_t lone;			/* explanations whose outlier never came */
 	struct why_parked park[WHY_PARK];
 	unsigned nparked;
+	/* per CPU, the last timeline (RB_TIMELINE, 3 KiB), until the explanation it came before */
+	struct timeline_event *timeline;
 };
 
 /* 0 or -ENOMEM */
@@ -67,6 +69,12 @@ bool why_expired(struct why_store *s, uint64_t before_ns, struct outlier_event *
 /* Record e with its names: the waiter's class and comm from its cell's series (or /proc), the
  * interrupts of top[] from theirs */
 void why_name(struct why_named *w, const struct why_event *e, struct collector *c);
+/* A wait's timeline, which comes right before its explanation from the same CPU: kept until
+ * that explanation (why_timeline_take()) */
+void why_timeline_keep(struct why_store *s, const struct timeline_event *t);
+/* The timeline of explanation e, kept by why_timeline_keep(), into w (named, its window only);
+ * none kept of it: w is left without one */
+void why_timeline_take(struct why_store *s, struct why_named *w, const struct why_event *e, struct collector *c);
 /* An explained wait into its CPU's recent ones and the totals; paired: its outlier came */
 void why_add(struct why_store *s, const struct why_named *w, bool paired);
 

@@ -173,4 +173,29 @@ void why_journal_fields(struct jfields *f, const struct why_named *w)
 		json_object_put(a);
 		jf_add(f, "WHY_FLAGS=%s", text);
 	}
+	why_journal_timeline(f, w);
+}
+
+void why_journal_timeline(struct jfields *f, const struct why_named *w)
+{
+	char text[4096], line[128];
+	size_t used = 0;
+
+	if (!w->ntl)
+		return;
+	/* one line an event, as `irqlat why --timeline` shows them; those that do not fit are
+	 * left off at the end, said so */
+	for (unsigned i = 0; i < w->ntl; i++) {
+		int n = why_tl_line(line, sizeof(line), &w->tl[i], w->total_ns);
+
+		if (n < 0 || used + (size_t)n + 16 >= sizeof(text)) {
+			used += (size_t)snprintf(text + used, sizeof(text) - used, "%s(%u more)", used ? "\n" : "", w->ntl - i);
+			break;
+		}
+		used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s", used ? "\n" : "", line);
+	}
+	jf_add(f, "WHY_TIMELINE=%s", text);
+	jf_add(f, "WHY_TIMELINE_START_NS=%llu", (unsigned long long)w->start_ns);
+	if (w->tl_partial)
+		jf_add(f, "WHY_TIMELINE_PARTIAL=1");
 }

@@ -21,5 +21,8 @@ json_object *why_request(const struct why_store *s, json_object *req);
 json_object *why_status_json(const struct why_store *s);
 /* The journal fields of an explained outlier (irqlatd(8), JOURNAL) */
 void why_journal_fields(struct jfields *f, const struct why_named *w);
+/* Its timeline (why_journal_fields() adds it): WHY_TIMELINE, one line an event, as `irqlat why
+ * --timeline` prints them; WHY_TIMELINE_START_NS, the wait's start (CLOCK_MONOTONIC) */
+void why_journal_timeline(struct jfields *f, const struct why_named *w);
 
 #endif

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* common/why.c: the shares of the parts (whole percent adding up to 100, each within one point
  * of its exact share, checked against the exact fractions), the summary line against lines
- * written out by hand, and a wait through JSON and back. */
+ * written out by hand, and a wait through JSON and back; a timeline's window out of a copy of
+ * the flight recorder (records set by hand, the window counted by hand), its lines, and it
+ * through JSON and back. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -141,6 +143,143 @@ static void test_json_round_trip(void **state)
 	assert_int_equal(why_from_json(NULL, &back), -EINVAL);
 }
 
+/* names every cell "IRQ <cell> test" */
+static void name_stub(void *ctx, unsigned type, uint32_t cell, char *buf, size_t len)
+{
+	(void)ctx;
+	(void)type;
+	snprintf(buf, len, "IRQ %u test", cell);
+}
+
+/* A copy at head 200: the newest record is slot 199 of block 3, so rec[] holds slots 128-191
+ * (block 2) and 192-255 (block 3), of which 192-199 are this lap's (rec[64..71]) and the rest
+ * the lap before, older than all and left out. Record i of this lap at 1000 + 100 i ns. */
+static struct timeline_event *copy_at_200(uint64_t start_ns)
+{
+	struct timeline_event *t = calloc(1, sizeof(*t));
+
+	assert_non_null(t);
+	t->type = RB_TIMELINE;
+	t->head = 200;
+	t->start_ns = start_ns;
+	for (unsigned i = 0; i < TIMELINE_RECS; i++) {
+		t->rec[i].ts_ns = i < 72 ? 1000 + 100 * i : 5 + i;	/* 72 on: the lap before */
+		t->rec[i].type = i % 2 ? FL_IRQ : FL_SWITCH;
+		t->rec[i].a = i;
+		t->rec[i].b = i + 1;
+	}
+	return t;
+}
+
+static void test_timeline_window(void **state)
+{
+	struct why_named *w = calloc(1, sizeof(*w));
+	struct timeline_event *t = copy_at_200(7000);	/* record 60's time */
+
+	(void)state;
+	assert_non_null(w);
+	why_timeline_pick(w, t, name_stub, NULL);
+	/* 60-71 in the window, 56-59 before it */
+	assert_int_equal(w->ntl, 12 + WHY_TIMELINE_BEFORE);
+	assert_false(w->tl_partial);
+	assert_int_equal(w->start_ns, 7000);
+	assert_int_equal(w->tl[0].t_ns, -400);
+	assert_int_equal(w->tl[0].a, 56);
+	assert_int_equal(w->tl[0].type, FL_SWITCH);
+	assert_string_equal(w->tl[0].name, "");		/* a switch names no cell */
+	assert_int_equal(w->tl[WHY_TIMELINE_BEFORE].t_ns, 0);
+	assert_int_equal(w->tl[w->ntl - 1].t_ns, 1100);
+	assert_int_equal(w->tl[w->ntl - 1].a, 71);
+	assert_string_equal(w->tl[w->ntl - 1].name, "IRQ 72 test");
+	free(t);
+
+	/* a window longer than WHY_TIMELINE_MAX: the newest, said partial */
+	t = copy_at_200(500);
+	why_timeline_pick(w, t, NULL, NULL);
+	assert_int_equal(w->ntl, WHY_TIMELINE_MAX);
+	assert_true(w->tl_partial);
+	assert_int_equal(w->tl[WHY_TIMELINE_MAX - 1].a, 71);
+	assert_int_equal(w->tl[0].a, 72 - WHY_TIMELINE_MAX);
+
+	/* a ring not yet round once: block 3 of slots never written, 5 records in block 0; a
+	 * start before them all is not partial (nothing older was ever written) */
+	memset(t->rec, 0, sizeof(t->rec));
+	t->head = 5;
+	for (unsigned i = 0; i < 5; i++)
+		t->rec[TIMELINE_BLOCK + i] = (struct flight_rec){ .ts_ns = 600 + i, .type = FL_TIMER, .a = 3, .b = 0 };
+	why_timeline_pick(w, t, name_stub, NULL);
+	assert_int_equal(w->ntl, 5);
+	assert_false(w->tl_partial);
+	assert_int_equal(w->tl[0].t_ns, 100);
+	assert_string_equal(w->tl[0].name, "");		/* cell 0: none */
+
+	/* nothing recorded */
+	t->head = 0;
+	why_timeline_pick(w, t, name_stub, NULL);
+	assert_int_equal(w->ntl, 0);
+	free(t);
+	free(w);
+}
+
+static void test_timeline_lines(void **state)
+{
+	struct why_tl sw = { .t_ns = -1500, .type = FL_SWITCH, .a = 99, .b = 1234, .c = 0u << 16 | 120 };
+	struct why_tl irq = { .t_ns = 12340, .type = FL_SOFTIRQ, .a = 40100, .name = "softirq NET_RX" };
+	struct why_tl tm = { .t_ns = 0, .type = FL_TIMER, .a = 2500, .c = 1, .name = "hrtimer_wakeup" };
+	struct why_tl wk = { .t_ns = 900000, .type = FL_WAKE, .a = 42 };
+	struct why_tl nmi = { .t_ns = 5, .type = FL_NMI, .a = 1000 };
+	char line[160];
+
+	(void)state;
+	why_tl_line(line, sizeof(line), &sw, 100000);
+	assert_string_equal(line, "<       -1.50 us  switch 99 (prio 0) -> 1234 (prio 120)");
+	why_tl_line(line, sizeof(line), &irq, 100000);
+	assert_string_equal(line, "|      +12.34 us  softirq NET_RX ends, 40.10 us");
+	why_tl_line(line, sizeof(line), &tm, 100000);
+	assert_string_equal(line, "|       +0.00 us  timer hrtimer_wakeup starts, 2.50 us late (softirq)");
+	why_tl_line(line, sizeof(line), &wk, 100000);
+	assert_string_equal(line, ">     +900.00 us  wakes 42");
+	why_tl_line(line, sizeof(line), &nmi, 100000);
+	assert_string_equal(line, "|       +0.01 us  nmi ends, 1.00 us");
+	assert_string_equal(why_tl_type_name(FL_VECTOR), "vector");
+	assert_null(why_tl_type_name(FL_TYPES));
+	assert_int_equal(why_tl_type_by_name("wake"), FL_WAKE);
+	assert_int_equal(why_tl_type_by_name("bogus"), -1);
+}
+
+static void test_timeline_json(void **state)
+{
+	struct why_named *w = calloc(1, sizeof(*w)), *back = calloc(1, sizeof(*back));
+	json_object *o;
+
+	(void)state;
+	assert_non_null(w);
+	assert_non_null(back);
+	*w = cyclictest();
+	w->start_ns = 4999000000ull;
+	w->tl_partial = true;
+	w->tl[w->ntl++] = (struct why_tl){ .t_ns = -300, .type = FL_IRQ, .a = 2000, .name = "IRQ 36 virtio1-req.0" };
+	w->tl[w->ntl++] = (struct why_tl){ .t_ns = 0, .type = FL_TIMER, .a = 700, .c = 0, .name = "hrtimer_wakeup" };
+	w->tl[w->ntl++] = (struct why_tl){ .t_ns = 100, .type = FL_WAKE, .a = 1234, .c = 1 };
+	w->tl[w->ntl++] = (struct why_tl){ .t_ns = 1700000, .type = FL_SWITCH, .a = 99, .b = 1234, .c = 0u << 16 | 4 };
+	o = why_json(w);
+	assert_int_equal(why_from_json(o, back), 0);
+	assert_int_equal(back->ntl, 4);
+	assert_int_equal(back->start_ns, w->start_ns);
+	assert_true(back->tl_partial);
+	for (unsigned i = 0; i < 4; i++) {
+		assert_int_equal(back->tl[i].t_ns, w->tl[i].t_ns);
+		assert_int_equal(back->tl[i].type, w->tl[i].type);
+		assert_int_equal(back->tl[i].a, w->tl[i].a);
+		assert_int_equal(back->tl[i].c, w->tl[i].c);
+		assert_string_equal(back->tl[i].name, w->tl[i].name);
+	}
+	assert_int_equal(back->tl[3].b, 1234);
+	json_object_put(o);
+	free(w);
+	free(back);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -148,6 +287,9 @@ int main(void)
 		cmocka_unit_test(test_policy_text),
 		cmocka_unit_test(test_shares),
 		cmocka_unit_test(test_json_round_trip),
+		cmocka_unit_test(test_timeline_window),
+		cmocka_unit_test(test_timeline_lines),
+		cmocka_unit_test(test_timeline_json),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
