@@ -77,6 +77,11 @@ static void usage(FILE *f)
 		"                         selects, when given)\n"
 		"      --since WHEN       events: from WHEN on: 30s, 5m, 2h (that long ago), @EPOCH,\n"
 		"                         'YYYY-MM-DD HH:MM[:SS]' or HH:MM[:SS] today (local time)\n"
+		"      --timeline         why: each wait's timeline, the events its CPU's flight\n"
+		"                         recorder holds of it, one a line, in us from its start\n"
+		"                         (< before it, | in it, > after its end)\n"
+		"      --detail           events: each outlier's explanation in full, with its\n"
+		"                         timeline\n"
 		"      --time CLOCK       events: the time column in mono (default, ftrace's mono\n"
 		"                         clock), boot (CLOCK_BOOTTIME) or wall (local date and time)\n"
 		"  -S, --socket PATH      the daemon's socket (default " DEFAULT_SOCKET ")\n"
@@ -91,7 +96,7 @@ static void usage(FILE *f)
 		sorts, columns, CONN_MAX_ANSWER_MB, keys, sort_list);
 }
 
-enum { OPT_SINCE = 256, OPT_TIME, OPT_MAX_ANSWER_MB, OPT_RT_ONLY, OPT_CGROUP };
+enum { OPT_SINCE = 256, OPT_TIME, OPT_MAX_ANSWER_MB, OPT_RT_ONLY, OPT_CGROUP, OPT_TIMELINE, OPT_DETAIL };
 
 const char *cli_possible_cpus = CLI_POSSIBLE_CPUS;
 
@@ -197,6 +202,8 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 		{ "max-answer-mb", required_argument, NULL, OPT_MAX_ANSWER_MB },
 		{ "rt-only", no_argument, NULL, OPT_RT_ONLY },
 		{ "cgroup", required_argument, NULL, OPT_CGROUP },
+		{ "timeline", no_argument, NULL, OPT_TIMELINE },
+		{ "detail", no_argument, NULL, OPT_DETAIL },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
@@ -291,6 +298,12 @@ int cli_parse(struct cli *c, int argc, char **argv, FILE *out, FILE *err)
 			break;
 		case OPT_RT_ONLY:
 			c->rt_only = 1;
+			break;
+		case OPT_TIMELINE:
+			c->timeline = 1;
+			break;
+		case OPT_DETAIL:
+			c->detail = 1;
 			break;
 		case OPT_CGROUP:
 			if (optarg[0] != '/' || strlen(optarg) > 4096)

@@ -33,6 +33,8 @@ struct cli {
 	const char *cpus;	/* -C: a CPU list ("1", "0-3,8"), NULL: every CPU */
 	int rt_only;		/* --rt-only: of the tasks woken by their hrtimer, the real-time ones */
 	const char *cgroup;	/* --cgroup: of those tasks, the ones in this cgroup v2 path or below; NULL all */
+	int timeline;		/* why --timeline: each wait's timeline under its parts */
+	int detail;		/* events --detail: each outlier's explanation and timeline in full */
 	const char *target;	/* hist IRQ|NAME; detach/attach SYSTEM:EVENT|all; why PID|COMM|cpuN */
 	uint64_t since_wall_ns;	/* events --since: CLOCK_REALTIME ns; 0: not given */
 	enum ev_clock clock;	/* events --time: the clock of the time column */

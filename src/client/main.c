@@ -532,8 +532,16 @@ static void print_event(json_object *e, const struct cli *c)
 			   (unsigned)json_get_u64(e, "cpu", 0), time);
 		printf("%s outlier: %s\n", ctx, what);
 		/* why it was late, when the daemon explained it (irqlat why has the parts) */
-		if (json_object_object_get_ex(e, "why", &v))
+		if (json_object_object_get_ex(e, "why", &v)) {
+			struct why_named w;
+
 			printf("%*s why: %s\n", 16, "", json_get_str(v, "summary", "?"));
+			/* --detail: the parts and the timeline, as irqlat why --timeline has them */
+			if (c->detail && why_from_json(v, &w) == 0) {
+				why_print_wait(stdout, &w, json_get_u64(e, "ts_ns", 0), EV_CLOCK_MONO);
+				why_print_timeline(stdout, &w);
+			}
+		}
 	}
 }
 
@@ -624,7 +632,7 @@ static int cmd_why(struct irqlat_conn *conn, const struct cli *c)
 	if (c->json)
 		print_json_line(s);
 	else
-		why_print_answer(stdout, s, c->clock);
+		why_print_answer(stdout, s, c->clock, c->timeline);
 	return 0;
 }
 

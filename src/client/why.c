@@ -108,7 +108,41 @@ void why_print_wait(FILE *f, const struct why_named *w, uint64_t clock_ns, enum 
 		fprintf(f, "  (the parts add up to %.2f us)\n", (double)sum / 1e3);
 }
 
-void why_print_answer(FILE *f, json_object *answer, enum ev_clock clock)
+void why_print_timeline(FILE *f, const struct why_named *w)
+{
+	char line[160];
+
+	if (!w->ntl) {
+		fprintf(f, "  timeline: none (it came with no flight record)\n");
+		return;
+	}
+	fprintf(f, "  timeline (us from the wait's start; %s):\n",
+		w->cls == WHY_CLASS_TIMER ? "the timer's expiry to its callback" : w->cls == WHY_CLASS_THREADED ?
+		"the hard-IRQ exit to the thread's run" : "the timer's expiry to the switch-in");
+	if (w->tl_partial)
+		fprintf(f, "  (the recorder holds only the wait's last events)\n");
+	bool started = false, ended = false;
+
+	for (unsigned i = 0; i < w->ntl; i++) {
+		/* the wait's start and end between the events, where they fall */
+		if (!started && w->tl[i].t_ns >= 0) {
+			fprintf(f, "  | %+11.2f us  -- wait starts\n", 0.0);
+			started = true;
+		}
+		if (!ended && w->tl[i].t_ns > (int64_t)w->total_ns) {
+			fprintf(f, "  | %+11.2f us  -- wait ends\n", (double)w->total_ns / 1e3);
+			ended = true;
+		}
+		why_tl_line(line, sizeof(line), &w->tl[i], w->total_ns);
+		fprintf(f, "  %s\n", line);
+	}
+	if (!started)
+		fprintf(f, "  | %+11.2f us  -- wait starts\n", 0.0);
+	if (!ended)
+		fprintf(f, "  | %+11.2f us  -- wait ends\n", (double)w->total_ns / 1e3);
+}
+
+void why_print_answer(FILE *f, json_object *answer, enum ev_clock clock, bool timeline)
 {
 	json_object *waits;
 	size_t n;
@@ -129,6 +163,8 @@ void why_print_answer(FILE *f, json_object *answer, enum ev_clock clock)
 		why_print_wait(f, &w,
 			       json_get_u64(o, clock == EV_CLOCK_WALL ? "wall_ns" : clock == EV_CLOCK_BOOT ? "boot_ns" : "ts_ns", 0),
 			       clock);
+		if (timeline)
+			why_print_timeline(f, &w);
 	}
 }
 

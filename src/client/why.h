@@ -20,7 +20,10 @@ json_object *why_client_request(const char *target, long n, const char **err);
 /* One wait's breakdown on f, its time in clock */
 void why_print_wait(FILE *f, const struct why_named *w, uint64_t clock_ns, enum ev_clock clock);
 /* Every wait of the answer, oldest first; a line saying there is none when so */
-void why_print_answer(FILE *f, json_object *answer, enum ev_clock clock);
+/* timeline: each wait's timeline under its parts (why_print_timeline()) */
+void why_print_answer(FILE *f, json_object *answer, enum ev_clock clock, bool timeline);
+/* A wait's timeline, one line an event (why_tl_line()), with its start and end marked */
+void why_print_timeline(FILE *f, const struct why_named *w);
 
 /* The wake-up rows' TOP CAUSE: the last WHY_ROWS_WAITS waits the daemon explained, asked
  * beside a summary and kept in it under WHY_ROWS_KEY (escaped as the summary is). */
