@@ -56,7 +56,7 @@ MHD_SONAME := $(shell objdump -p "$$(pkg-config --variable=libdir libmicrohttpd 
 CFLAGS += $(if $(MHD_SONAME),-DMHD_SONAME='"$(MHD_SONAME)"')
 CLIENT_LDLIBS := $(shell pkg-config --libs $(CLIENT_PKGS) 2>/dev/null || echo -ljson-c -lncursesw) -lm
 BPF_CFLAGS := -target bpf -D__TARGET_ARCH_$(ARCH) -g -O2 -mcpu=v3 -Wall \
-	      -Ivmlinux -Ibpf -I$(BUILD)
+	      -Ivmlinux -Ibpf -I$(BUILD) $(BPF_EXTRA_CFLAGS)
 
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(wildcard bpf/*.bpf.c))
 SKELS := $(patsubst $(BUILD)/%.bpf.o,$(BUILD)/%.skel.h,$(BPF_OBJS))

@@ -78,9 +78,12 @@ static __always_inline void clock_hard_done(struct cpu_clock *k, __u64 *clock, _
 }
 
 /* One record into the CPU's flight recorder (struct flight_rec): stores only, from values
- * the caller holds */
+ * the caller holds. IRQLAT_NO_FLIGHT (make BPF_EXTRA_CFLAGS=-DIRQLAT_NO_FLIGHT) builds the
+ * programs without it, for bench/kinds.sh to measure what it costs (docs/bench.md); the
+ * timelines are then empty. */
 static __always_inline void flight_add(struct cpu_clock *k, __u64 ts, __u32 type, __u32 a, __u32 b, __u32 c)
 {
+#ifndef IRQLAT_NO_FLIGHT
 	struct flight_rec *r = &k->flight[k->flight_head++ & (FLIGHT_EVENTS - 1)];
 
 	r->ts_ns = ts;
@@ -88,6 +91,7 @@ static __always_inline void flight_add(struct cpu_clock *k, __u64 ts, __u32 type
 	r->b = b;
 	r->c = c;
 	r->type = type;
+#endif
 }
 
 /* One interference event into the ring, and into the flight recorder; cell: its cell index
