@@ -62,7 +62,7 @@ _irqlat()
 
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "--top --batch --iterations --delay --json --window --sort --reverse
-			--output --cpus --rt-only --cgroup --follow --since --time --socket --max-answer-mb --help --version -b -n -d -J -w -s -R -o -C -f -S -h -V" -- "$cur"))
+			--output --cpus --rt-only --cgroup --timeline --detail --follow --since --time --socket --max-answer-mb --help --version -b -n -d -J -w -s -R -o -C -f -S -h -V" -- "$cur"))
 		return
 	fi
 
