@@ -189,18 +189,21 @@ static __always_inline void why_task(struct why_event *e, __u64 task)
 /* The outlier's timeline: this CPU's flight recorder, the block of its newest record and the
  * one before (struct timeline_event), sent before the explanation so that the daemon holds it
  * when the explanation comes. Two probe reads of constant size: a copy by record would be a
- * loop for the verifier, or a bpf_loop() whose steps cannot hold the ring buffer's record. A
- * record the ring buffer has no room for is counted with the outliers' drops. */
+ * loop for the verifier, or a bpf_loop() whose steps cannot hold the ring buffer's record.
+ * The timeline goes first when the ring buffer fills: none is sent while it is half full, so
+ * that 3 KiB records do not take the room of the outliers and explanations behind them (the
+ * explanation then comes without one). */
 static __always_inline void timeline_send(const struct cpu_clock *k, __u32 cell, __u64 ts_ns, __u64 start_ns)
 {
-	struct timeline_event *t = bpf_ringbuf_reserve(&events, sizeof(*t), 0);
+	struct timeline_event *t;
 	__u32 head = k->flight_head, newest = (head - 1) >> 6;	/* the newest record's block */
 	__u32 mask = FLIGHT_EVENTS / TIMELINE_BLOCK - 1;
 
-	if (!t) {
-		count_drop(DROP_OUTLIER);
+	if (2 * (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) + sizeof(*t)) > bpf_ringbuf_query(&events, BPF_RB_RING_SIZE))
 		return;
-	}
+	t = bpf_ringbuf_reserve(&events, sizeof(*t), 0);
+	if (!t)
+		return;
 	t->type = RB_TIMELINE;
 	t->cell = cell;
 	t->ts_ns = ts_ns;
