@@ -67,7 +67,7 @@ TID=$(sed -nE 's/^T: *0 *\( *([0-9]+)\).*/\1/p' "$TMP/cyclictest")
 diag "cyclictest: $(grep '^T:' "$TMP/cyclictest"); ftrace's instance on CPU 1: $(grep -E '^(entries|overrun|dropped events):' "$INST"/per_cpu/cpu1/stats | tr '\n' ' ')"
 sleep 1	# the last outliers on their way to irqlat events
 irqlat why --timeline cyclictest >"$TMP/why.txt"
-irqlat events --detail -n 5 >"$TMP/detail.txt"
+irqlat events --detail -n 500 >"$TMP/detail.txt"
 wait "$LOAD"; LOAD=
 
 # the thread's late wake-ups on CPU 1 in the run, with their timelines
