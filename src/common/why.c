@@ -331,8 +331,8 @@ static void timeline_from_json(json_object *tl, struct why_named *w)
 	w->tl_partial = json_get_i64(tl, "partial", 0) != 0;
 	if (!json_object_object_get_ex(tl, "events", &evs) || !json_object_is_type(evs, json_type_array))
 		return;
-	for (size_t i = 0; i < json_object_array_length(evs) && w->ntl < WHY_TIMELINE_MAX; i++) {
-		json_object *e = json_object_array_get_idx(evs, i);
+	for (size_t i = 0; i < json_array_len(evs) && w->ntl < WHY_TIMELINE_MAX; i++) {
+		json_object *e = json_array_at(evs, i);
 		int type = why_tl_type_by_name(json_get_str(e, "what", ""));
 		struct why_tl *t = &w->tl[w->ntl];
 
