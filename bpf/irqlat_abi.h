@@ -300,6 +300,10 @@ enum why_part {
 /* The explanation of one outlier's wait, sent right after its outlier record (same cell and
  * ts_ns): a timer wake-up (KIND_WAKEUP), a threaded IRQ's wake-to-run (KIND_THREADED) or a late
  * timer (KIND_TIMER: its lateness split into the interrupts that ran meanwhile and the rest). */
+/* Frames of a why_event's stacks: deep enough to reach below the scheduler and an interrupt's
+ * entry to the code that was running (24), and the user stack's top frames only (8) */
+#define WHY_KSTACK 24
+#define WHY_USTACK 8
 struct why_event {
 	__u32 type;		/* RB_WHY */
 	__u32 cell;		/* the outlier's cell */
@@ -322,6 +326,16 @@ struct why_event {
 				 * events); 0: none */
 		__u32 ns;
 	} top[RECENT_CLASSES];	/* enum recent_class */
+	/* Added at the end (the fields above keep their offsets). The stacks of stack_pid, the
+	 * blocker at its switch-out or the task a late timer's interrupt found, taken only when
+	 * that task is the one on the CPU at the moment the record is made (bpf_get_task_stack()
+	 * of current): return addresses, innermost first; the daemon symbolizes them (kernel ones
+	 * from /proc/kallsyms, user ones as a file + offset of stack_pid's /proc/PID/maps). */
+	__u32 stack_pid;	/* 0: no stacks (the blocker was not the task on the CPU) */
+	__u16 kstack_n;		/* frames in kstack */
+	__u16 ustack_n;		/* frames in ustack (0: a kernel thread, or in the kernel on its own behalf) */
+	__u64 kstack[WHY_KSTACK];
+	__u64 ustack[WHY_USTACK];
 };
 
 /* Per CPU and class of wait, what the late waits (those at or above their cell's threshold)

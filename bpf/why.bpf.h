@@ -217,6 +217,27 @@ static __always_inline void timeline_send(const struct cpu_clock *k, __u32 cell,
 	bpf_ringbuf_submit(t, 0);
 }
 
+/* The stacks of the task on this CPU into the record, if it is the one the record names
+ * (blocker: a kernel pointer as a number; current in sched_switch is the task being switched
+ * out). bpf_get_task_stack() of current, not bpf_get_stack(): the global functions that make
+ * the records have no context to pass it (Linux 6.1 types no global function argument as a
+ * context). Not a STACK_TRACE map with bpf_get_stackid(): its ids are a hash of the stack whose
+ * buckets a later stack overwrites (the daemon would read another task's stack, or none) and
+ * every record would cost the daemon a lookup syscall; here the frames travel in the record
+ * itself, and only outliers take them. */
+static __always_inline void why_stacks(struct why_event *e, __u64 blocker)
+{
+	long n;
+
+	if (!blocker || blocker != bpf_get_current_task())
+		return;
+	e->stack_pid = bpf_get_current_pid_tgid();
+	n = bpf_get_task_stack(bpf_get_current_task_btf(), e->kstack, sizeof(e->kstack), 0);
+	e->kstack_n = n > 0 ? (__u64)n / 8 : 0;
+	n = bpf_get_task_stack(bpf_get_current_task_btf(), e->ustack, sizeof(e->ustack), BPF_F_USER_STACK);
+	e->ustack_n = n > 0 ? (__u64)n / 8 : 0;
+}
+
 /* A wait at or above its cell's threshold ended on this CPU: its parts, the counts, the
  * record. k: this CPU's clocks, already past the switch (sched_switch) or at the handler's
  * start; w: the wait (w->in, the caller's) and the room to work it out. A global function: the verifier checks it once, not at each call in each context
@@ -301,8 +322,10 @@ __noinline int why_wait(const struct cpu_clock *k, struct why_work *w)
 	e->wake_cpu = in->wake_cpu;
 	e->others = others > 0xffff ? 0xffff : others;
 	e->waiter_prio = waiter_prio;
-	if (in->blocker)
+	if (in->blocker) {
 		why_task(e, in->blocker);
+		why_stacks(e, in->blocker);
+	}
 	if (!(flags & (WHY_F_MOVED | WHY_F_NO_CLOCKS)))
 		why_top(k, in->cb_ns, in->end_ns, false, e->top, &e->flags, NULL);
 	e->flags |= flags;
@@ -389,6 +412,8 @@ __noinline int why_late_timer(const struct cpu_clock *k, const struct timer_slot
 	e->blocker_prio = BPF_CORE_READ(cur, prio);
 	e->blocker_policy = BPF_CORE_READ(cur, policy);
 	bpf_get_current_comm(e->blocker_comm, sizeof(e->blocker_comm));
+	/* where the CPU was when the timer was due: the interrupted context (idle: the idle loop) */
+	why_stacks(e, (__u64)cur);
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }
