@@ -58,6 +58,30 @@ static void part_line(FILE *f, const char *label, uint64_t ns, uint64_t total, c
 		detail && *detail ? "  " : "", detail ? detail : "");
 }
 
+/* One frame a line, innermost first, under a line saying whose stack it is */
+static void frames(FILE *f, const char *title, uint32_t pid, const char *s)
+{
+	if (!*s)
+		return;
+	fprintf(f, "  %s of %u:\n", title, pid);
+	while (*s) {
+		size_t n = strcspn(s, ";");
+
+		fprintf(f, "    %.*s\n", (int)n, s);
+		s += n + (s[n] == ';');
+	}
+}
+
+/* The blocker's stacks at its switch-out (a late timer: the interrupted context's) */
+static void stack_lines(FILE *f, const struct why_named *w)
+{
+	if (!w->stack_pid)
+		return;
+	frames(f, w->cls == WHY_CLASS_TIMER ? "kernel stack where the timer's interrupt came, task" : "kernel stack",
+	       w->stack_pid, w->kstack);
+	frames(f, "user stack", w->stack_pid, w->ustack);
+}
+
 void why_print_wait(FILE *f, const struct why_named *w, uint64_t clock_ns, enum ev_clock clock)
 {
 	char head[160], time[48], detail[128];
@@ -106,6 +130,7 @@ void why_print_wait(FILE *f, const struct why_named *w, uint64_t clock_ns, enum 
 	part_line(f, class_noun[w->cls < WHY_CLASSES ? w->cls : 0], w->total_ns, w->total_ns, NULL);
 	if (sum != w->total_ns)	/* the daemon's parts always add up; say so if an answer's do not */
 		fprintf(f, "  (the parts add up to %.2f us)\n", (double)sum / 1e3);
+	stack_lines(f, w);
 }
 
 void why_print_timeline(FILE *f, const struct why_named *w)

@@ -265,6 +265,37 @@ json_object *why_flags_json(uint32_t flags)
 
 static const char *const top_keys[RECENT_CLASSES] = { "irq", "vector", "softirq", "nmi" };
 
+/* "a;b;c" as ["a","b","c"] */
+static json_object *frames_json(const char *s)
+{
+	json_object *a = json_object_new_array();
+
+	while (*s) {
+		size_t n = strcspn(s, ";");
+
+		json_object_array_add(a, json_object_new_string_len(s, (int)n));
+		s += n + (s[n] == ';');
+	}
+	return a;
+}
+
+/* ["a","b","c"] back as "a;b;c" */
+static void frames_from_json(json_object *a, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	*buf = 0;
+	if (!a || !json_object_is_type(a, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(a) && used < len; i++) {
+		int n = snprintf(buf + used, len - used, "%s%s", i ? ";" : "",
+				 json_object_get_string(json_object_array_get_idx(a, i)));
+
+		if (n > 0)
+			used += (size_t)n;
+	}
+}
+
 json_object *why_json(const struct why_named *w)
 {
 	json_object *o = json_object_new_object(), *parts = json_object_new_object(), *top = json_object_new_object();
@@ -314,6 +345,14 @@ json_object *why_json(const struct why_named *w)
 	json_object_object_add(o, "summary", json_object_new_string(summary));
 	if (w->ntl)
 		json_object_object_add(o, "timeline", why_timeline_json(w));
+	if (w->stack_pid) {
+		json_object *st = json_object_new_object();
+
+		json_object_object_add(st, "pid", json_object_new_int((int)w->stack_pid));
+		json_object_object_add(st, "kernel", frames_json(w->kstack));
+		json_object_object_add(st, "user", frames_json(w->ustack));
+		json_object_object_add(o, "stacks", st);
+	}
 	return o;
 }
 
@@ -400,6 +439,15 @@ int why_from_json(json_object *o, struct why_named *w)
 				copy_str(w->top[c], sizeof(w->top[c]), json_get_str(t, "name", ""));
 				w->top_ns[c] = json_get_u64(t, "ns", 0);
 			}
+	if (json_object_object_get_ex(o, "stacks", &t) && json_object_is_type(t, json_type_object)) {
+		json_object *a;
+
+		w->stack_pid = (uint32_t)json_get_u64(t, "pid", 0);
+		if (json_object_object_get_ex(t, "kernel", &a))
+			frames_from_json(a, w->kstack, sizeof(w->kstack));
+		if (json_object_object_get_ex(t, "user", &a))
+			frames_from_json(a, w->ustack, sizeof(w->ustack));
+	}
 	if (json_object_object_get_ex(o, "flags", &flags) && json_object_is_type(flags, json_type_array))
 		for (size_t i = 0; i < json_array_len(flags); i++) {
 			const char *f = json_object_get_string(json_array_at(flags, i));

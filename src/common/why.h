@@ -14,7 +14,9 @@
 #include <json-c/json.h>
 #include "irqlat_abi.h"
 
-#define WHY_NAME_LEN 64	/* "IRQ 36 virtio1-req.0", "softirq NET_RX" */
+#define WHY_NAME_LEN 64
+#define WHY_KSTACK_TEXT 1024	/* 24 frames of 40 characters */
+#define WHY_USTACK_TEXT 640	/* 8 of 80 */	/* "IRQ 36 virtio1-req.0", "softirq NET_RX" */
 
 /* A part: key is its word in JSON ("<key>_ns"), the metric's cause label and, upper-cased,
  * its journal field (WHY_<KEY>_NS); label what the breakdown calls it */
@@ -62,6 +64,13 @@ struct why_named {
 	bool tl_partial;		/* the recorder's copy did not reach back to the start, or the window held more */
 	unsigned ntl;
 	struct why_tl tl[WHY_TIMELINE_MAX];
+	/* The stacks of the blocker at its switch-out (a late timer: of the context its interrupt
+	 * found), when it was the task on the CPU: frames innermost first, joined by ';', kernel
+	 * "function+0x1f", user "/usr/bin/dd+0x2010" (the mapping's file and the offset in it);
+	 * "" none. Text, not addresses, so the client needs neither kallsyms nor the task. */
+	uint32_t stack_pid;
+	char kstack[WHY_KSTACK_TEXT];
+	char ustack[WHY_USTACK_TEXT];
 };
 
 /* "irq", "vector", "softirq", "nmi", "switch", "timer", "wake" (enum flight_type); NULL: none */

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "common/macro.h"
 #include "daemon/collect/collect.h"
+#include "daemon/collect/stacks.h"
 #include "daemon/collect/why.h"
 #include "daemon/system/task_sched.h"
 
@@ -163,6 +164,9 @@ void why_name(struct why_named *w, const struct why_event *e, struct collector *
 		if (t)
 			interrupt_name(w->top[k], sizeof(w->top[k]), t, (enum recent_class)k);
 	}
+	/* now, while the task's mappings are those it had (it may exit or exec soon) */
+	w->stack_pid = e->stack_pid;
+	stacks_text(e, w->kstack, sizeof(w->kstack), w->ustack, sizeof(w->ustack));
 }
 
 void why_timeline_keep(struct why_store *s, const struct timeline_event *t)

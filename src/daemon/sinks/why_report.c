@@ -162,6 +162,14 @@ void why_journal_fields(struct jfields *f, const struct why_named *w)
 			jf_add(f, "WHY_TOP_%s=%s", top_fields[c], w->top[c]);
 			jf_add(f, "WHY_TOP_%s_NS=%llu", top_fields[c], (unsigned long long)w->top_ns[c]);
 		}
+	/* the stacks as one field each, frames joined by ';' (as the JSON's arrays hold them) */
+	if (w->stack_pid) {
+		jf_add(f, "WHY_STACK_PID=%u", w->stack_pid);
+		if (*w->kstack)
+			jf_add(f, "WHY_KSTACK=%s", w->kstack);
+		if (*w->ustack)
+			jf_add(f, "WHY_USTACK=%s", w->ustack);
+	}
 	if (w->flags) {
 		json_object *a = why_flags_json(w->flags);
 		size_t used = 0;
