@@ -287,9 +287,9 @@ static void frames_from_json(json_object *a, char *buf, size_t len)
 	*buf = 0;
 	if (!a || !json_object_is_type(a, json_type_array))
 		return;
-	for (size_t i = 0; i < json_object_array_length(a) && used < len; i++) {
+	for (size_t i = 0; i < json_array_len(a) && used < len; i++) {
 		int n = snprintf(buf + used, len - used, "%s%s", i ? ";" : "",
-				 json_object_get_string(json_object_array_get_idx(a, i)));
+				 json_object_get_string(json_array_at(a, i)));
 
 		if (n > 0)
 			used += (size_t)n;

@@ -14,9 +14,9 @@
 #include <json-c/json.h>
 #include "irqlat_abi.h"
 
-#define WHY_NAME_LEN 64
+#define WHY_NAME_LEN 64	/* "IRQ 36 virtio1-req.0", "softirq NET_RX" */
 #define WHY_KSTACK_TEXT 1024	/* 24 frames of 40 characters */
-#define WHY_USTACK_TEXT 640	/* 8 of 80 */	/* "IRQ 36 virtio1-req.0", "softirq NET_RX" */
+#define WHY_USTACK_TEXT 640	/* 8 of 80 */
 
 /* A part: key is its word in JSON ("<key>_ns"), the metric's cause label and, upper-cased,
  * its journal field (WHY_<KEY>_NS); label what the breakdown calls it */
