@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The ring of recent events behind `irqlat events`, and the clocks of an event. An event is
- * kept as the text it was streamed as (a few hundred bytes): the argument names it was printed
- * with stay right after its module is reloaded with other ones. */
+ * kept as the text it was streamed as (a few hundred bytes, or some KiB with a timeline and
+ * stacks): the argument names it was printed with stay right after its module is reloaded
+ * with other ones. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@ int event_ring_init(struct event_ring *r, unsigned cap)
 		return -ENOMEM;
 	}
 	r->cap = cap;
+	r->max_bytes = EVENT_RING_BYTES;
 	return 0;
 }
 
@@ -44,13 +46,16 @@ int event_ring_add(struct event_ring *r, json_object *o, uint64_t wall_ns)
 	copy = strdup(s);
 	if (!copy)
 		return -ENOMEM;
-	if (r->len == r->cap) {	/* full: the oldest goes */
-		slot = r->head;
+	/* the oldest go while the newest would not fit, in number or in bytes */
+	while (r->len && (r->len == r->cap || r->bytes + strlen(copy) > r->max_bytes)) {
+		r->bytes -= strlen(r->text[r->head]);
+		free(r->text[r->head]);
+		r->text[r->head] = NULL;
 		r->head = (r->head + 1) % r->cap;
-	} else {
-		slot = (r->head + r->len++) % r->cap;
+		r->len--;
 	}
-	free(r->text[slot]);
+	slot = (r->head + r->len++) % r->cap;
+	r->bytes += strlen(copy);
 	r->text[slot] = copy;
 	r->wall_ns[slot] = wall_ns;
 	r->added++;

@@ -13,18 +13,23 @@
 #define EVENT_RING_DEFAULT 4096
 #define EVENT_RING_MIN 16
 #define EVENT_RING_MAX 1048576
+/* and their text at most so many bytes: an outlier with its explanation's timeline and stacks
+ * is some 8 KiB of JSON, a bare one a few hundred bytes */
+#define EVENT_RING_BYTES (4u << 20)
 
 struct event_ring {
 	char **text;		/* each event's JSON line, text[(head + i) % cap] the i-th oldest */
 	uint64_t *wall_ns;	/* its CLOCK_REALTIME, for --since */
 	unsigned cap, head, len;
+	size_t bytes, max_bytes;	/* the kept text's length, and its bound (EVENT_RING_BYTES) */
 	uint64_t added;		/* since start; added - len were pushed out by newer ones */
 };
 
 /* cap events at most (0: keep none). 0 or -ENOMEM. */
 int event_ring_init(struct event_ring *r, unsigned cap);
 void event_ring_free(struct event_ring *r);
-/* Keeps a copy of o's text, pushing out the oldest when full; wall_ns orders --since. */
+/* Keeps a copy of o's text, pushing out the oldest when full (cap events, or max_bytes of
+ * text; the newest is kept whatever its size); wall_ns orders --since. */
 int event_ring_add(struct event_ring *r, json_object *o, uint64_t wall_ns);
 /* {"events":[oldest first], "kept":N, "added":N, "gone":N, "oldest_wall_ns":T, "truncated":B}:
  * of the kept events those with wall_ns >= since_wall_ns, the last n of them (n 0: all);

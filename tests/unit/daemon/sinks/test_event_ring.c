@@ -36,6 +36,41 @@ static void counts(json_object *q, char *buf, size_t len)
 					(long long)json_get_i64(json_object_array_get_idx(arr, i), "count", -1));
 }
 
+/* the kept text is bounded too: the oldest go while the newest would not fit (each event here
+ * is {"count":N} and a 90-byte pad, ~110 bytes); a newest event over the bound alone is kept */
+static void test_bytes(void **state)
+{
+	struct event_ring r;
+	char buf[64], pad[91];
+	json_object *q;
+	(void)state;
+
+	memset(pad, 'x', sizeof(pad) - 1);
+	pad[sizeof(pad) - 1] = 0;
+	assert_int_equal(event_ring_init(&r, 100), 0);
+	r.max_bytes = 350;
+	for (unsigned i = 1; i <= 5; i++) {
+		_cleanup_json_ json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "count", json_object_new_int((int)i));
+		json_object_object_add(o, "pad", json_object_new_string(pad));
+		assert_int_equal(event_ring_add(&r, o, 1000 + i), 0);
+		assert_true(r.bytes <= r.max_bytes);
+	}
+	q = event_ring_query(&r, 0, 0);
+	counts(q, buf, sizeof(buf));
+	assert_string_equal(buf, "3 4 5");
+	assert_int_equal(json_get_i64(q, "gone", -1), 2);
+	json_object_put(q);
+	r.max_bytes = 10;
+	add(&r, 6);
+	q = event_ring_query(&r, 0, 0);
+	counts(q, buf, sizeof(buf));
+	assert_string_equal(buf, "6");
+	json_object_put(q);
+	event_ring_free(&r);
+}
+
 /* --since older than the oldest event kept: the answer says it is not the whole window */
 static void test_truncated(void **state)
 {
@@ -169,6 +204,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ring),
 		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_bytes),
 		cmocka_unit_test(test_request),
 		cmocka_unit_test(test_clocks),
 	};
