@@ -32,14 +32,16 @@ def section(lines):
     for k in by.get("kind", []):
         name, ins, tns, lo, md, hi, budget, verdict, ev = (k + [""] * 9)[:9]
         out.append("| %s | %s | %s | %s | %s | %s | <= %s | %s | %s |" % (name, ins, tns, lo, md, hi, budget, verdict, ev))
-    if by.get("clocks"):
+    for part, what, opt in (("clocks", "keeping the CPU's clocks", ""), ("flight", "the flight recorder", " --without flight")):
+        if not by.get(part):
+            continue
         out.append("")
-        out.append("What keeping the CPU's clocks adds to each kind's programs (`bench/clocks.sh`: the shipped "
-                   "object less the same one built without the clocks, in the same measurement; same load):")
+        out.append("What %s adds to each kind's programs (`bench/clocks.sh%s`: the shipped "
+                   "object less the same one built without it, in the same measurement; same load):" % (what, opt))
         out.append("")
-        out.append("| program | shipped ns/event | without clocks | clocks ns min | median | max | budget | verdict | events/s |")
+        out.append("| program | shipped ns/event | without %s | %s ns min | median | max | budget | verdict | events/s |" % (part, part))
         out.append("|---|---|---|---|---|---|---|---|---|")
-        for k in by["clocks"]:
+        for k in by[part]:
             name, sh, nc, lo, md, hi, budget, verdict, ev = (k + [""] * 9)[:9]
             out.append("| %s | %s | %s | %s | %s | %s | <= %s | %s | %s |" % (name, sh, nc, lo, md, hi, budget, verdict, ev))
     if by.get("hardirq"):

@@ -47,6 +47,14 @@ $(BENCH_BUILD)/kind-%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) | $(BENCH_BUILD)/.d
 $(BENCH_BUILD)/noclocks-%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) | $(BENCH_BUILD)/.dir
 	$(CLANG) $(BPF_CFLAGS) -DIRQLAT_BENCH_NO_CLOCKS -c $< -o $@
 
+# and those that write to the flight recorder without it (noflight-*, bpf/clock.bpf.h's
+# IRQLAT_NO_FLIGHT) for bench/clocks.sh --without flight
+FLIGHT_KINDS := hardirq softirq vector sched nmi timer
+BENCH_OBJS += $(foreach k,$(FLIGHT_KINDS),$(BENCH_BUILD)/kind-$k.bpf.o $(BENCH_BUILD)/noflight-$k.bpf.o)
+
+$(BENCH_BUILD)/noflight-%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) | $(BENCH_BUILD)/.dir
+	$(CLANG) $(BPF_CFLAGS) -DIRQLAT_NO_FLIGHT -c $< -o $@
+
 # function-call IPIs for bench/kinds.sh: the host test's helper
 $(BENCH_BUILD)/irqlat-bench-ipi: tests/host/helpers/ipi-load.c | $(BENCH_BUILD)/.dir
 	$(CC) -O2 -Wall -Wextra -pthread $< -o $@
