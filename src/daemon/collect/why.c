@@ -13,7 +13,9 @@ int why_store_init(struct why_store *s, unsigned ncpus)
 {
 	memset(s, 0, sizeof(*s));
 	s->ncpus = ncpus ? ncpus : 1;
-	s->recent = calloc((size_t)s->ncpus * WHY_RECENT_PER_CPU, sizeof(*s->recent));
+	s->per_cpu = WHY_RECENT_TOTAL / s->ncpus;
+	s->per_cpu = s->per_cpu > WHY_RECENT_PER_CPU ? WHY_RECENT_PER_CPU : s->per_cpu < WHY_RECENT_MIN ? WHY_RECENT_MIN : s->per_cpu;
+	s->recent = calloc((size_t)s->ncpus * s->per_cpu, sizeof(*s->recent));
 	s->head = calloc(s->ncpus, sizeof(*s->head));
 	s->len = calloc(s->ncpus, sizeof(*s->len));
 	s->totals = calloc((size_t)s->ncpus * WHY_CLASSES, sizeof(*s->totals));
@@ -215,13 +217,13 @@ void why_add(struct why_store *s, const struct why_named *w, bool paired)
 	t->total_ns += w->total_ns;
 	for (int i = 0; i < WHY_PARTS; i++)
 		t->part_ns[i] += w->part_ns[i];
-	if (s->len[cpu] < WHY_RECENT_PER_CPU) {
-		slot = (s->head[cpu] + s->len[cpu]++) % WHY_RECENT_PER_CPU;
+	if (s->len[cpu] < s->per_cpu) {
+		slot = (s->head[cpu] + s->len[cpu]++) % s->per_cpu;
 	} else {	/* full: the oldest goes */
 		slot = s->head[cpu];
-		s->head[cpu] = (s->head[cpu] + 1) % WHY_RECENT_PER_CPU;
+		s->head[cpu] = (s->head[cpu] + 1) % s->per_cpu;
 	}
-	s->recent[cpu * WHY_RECENT_PER_CPU + slot] = *w;
+	s->recent[cpu * s->per_cpu + slot] = *w;
 }
 
 static int by_time(const void *a, const void *b)
@@ -236,12 +238,12 @@ void why_walk(const struct why_store *s, why_visit_fn fn, void *userdata)
 	_cleanup_free_ const struct why_named **all = NULL;
 	size_t n = 0;
 
-	all = calloc((size_t)s->ncpus * WHY_RECENT_PER_CPU, sizeof(*all));
+	all = calloc((size_t)s->ncpus * s->per_cpu, sizeof(*all));
 	if (!all)
 		return;
 	for (unsigned cpu = 0; cpu < s->ncpus; cpu++)
 		for (unsigned i = 0; i < s->len[cpu]; i++)
-			all[n++] = &s->recent[cpu * WHY_RECENT_PER_CPU + (s->head[cpu] + i) % WHY_RECENT_PER_CPU];
+			all[n++] = &s->recent[cpu * s->per_cpu + (s->head[cpu] + i) % s->per_cpu];
 	qsort(all, n, sizeof(*all), by_time);
 	for (size_t i = 0; i < n; i++)
 		fn(all[i], userdata);

@@ -21,7 +21,11 @@
 struct collector;
 struct why_counts;
 
-#define WHY_RECENT_PER_CPU 64	/* explained waits kept per CPU */
+#define WHY_RECENT_PER_CPU 64	/* explained waits kept per CPU, at most */
+/* and on every CPU together at most so many (an explained wait with its timeline and stacks is
+ * some 5 KiB: 10 MiB), but 8 a CPU at least */
+#define WHY_RECENT_TOTAL 2048
+#define WHY_RECENT_MIN 8
 #define WHY_PARK 256		/* outliers waiting for their explanation */
 #define WHY_PARK_NS 100000000ull	/* how long one waits: far longer than two submits apart */
 
@@ -38,7 +42,8 @@ struct why_total {
 
 struct why_store {
 	unsigned ncpus;
-	struct why_named *recent;	/* ncpus rings of WHY_RECENT_PER_CPU */
+	unsigned per_cpu;		/* the waits kept per CPU (WHY_RECENT_*) */
+	struct why_named *recent;	/* ncpus rings of per_cpu */
 	unsigned *head, *len;
 	struct why_total *totals;	/* cpu * WHY_CLASSES + class: of the explanations received */
 	struct why_counts *kernel;	/* the kernel's counts, which status and /metrics show

@@ -56,7 +56,7 @@ json_object *why_request(const struct why_store *s, json_object *req)
 	json_object_put(f.waits);
 	o = json_object_new_object();
 	json_object_object_add(o, "waits", last);
-	json_object_object_add(o, "kept_per_cpu", json_object_new_int(WHY_RECENT_PER_CPU));
+	json_object_object_add(o, "kept_per_cpu", json_object_new_int((int32_t)s->per_cpu));
 	json_object_object_add(o, "explained", json_object_new_uint64(s->explained));
 	json_object_object_add(o, "unpaired", json_object_new_uint64(s->unpaired));
 	json_object_object_add(o, "lone", json_object_new_uint64(s->lone));

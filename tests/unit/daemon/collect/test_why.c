@@ -96,6 +96,21 @@ static void test_named(void **state)
 	assert_string_equal(buf, want);
 }
 
+/* the waits kept per CPU: 64 on a small machine, fewer on a large one (WHY_RECENT_TOTAL in
+ * all), 8 at least */
+static void test_kept_per_cpu(void **state)
+{
+	static const unsigned cpus[] = { 1, 2, 32, 64, 256, 1024 }, want[] = { 64, 64, 64, 32, 8, 8 };
+	struct why_store s;
+	(void)state;
+
+	for (unsigned i = 0; i < sizeof(cpus) / sizeof(cpus[0]); i++) {
+		assert_int_equal(why_store_init(&s, cpus[i]), 0);
+		assert_int_equal(s.per_cpu, want[i]);
+		why_store_free(&s);
+	}
+}
+
 static void test_pairing(void **state)
 {
 	struct why_store s;
@@ -191,6 +206,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_named),
+		cmocka_unit_test(test_kept_per_cpu),
 		cmocka_unit_test(test_pairing),
 		cmocka_unit_test(test_recent_and_totals),
 	};
