@@ -14,6 +14,9 @@
  *                 bench's own (ksym.c reads it as it reads /proc/kallsyms)
  *   wake-ups      WOKEN tasks, each on one CPU (a cell of its own: the default max-wakeup-cells),
  *                 and every CPU's all-tasks cell
+ * and, once the window is full, the explained waits the daemon keeps (every CPU's share of
+ * them, each with a whole timeline and both stacks) and the event history filled with such
+ * outliers' JSON, up to its bounds (EVENT_RING_DEFAULT events, EVENT_RING_BYTES of text)
  * (threaded IRQs only on a kernel with threadirqs: not in the model). The pool is the one
  * irqlatd sizes for C CPUs, by the same function (default_max_cells()); its handlers' part is
  * full at 4096 handlers on 256 CPUs. After WARM ticks (the 60 s window full), it prints
@@ -34,7 +37,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <json-c/json.h>
+#include "common/why.h"
 #include "daemon/collect/collect.h"
+#include "daemon/collect/why.h"
+#include "daemon/sinks/event_ring.h"
 #include "daemon/config/config.h"
 #include "daemon/sinks/journal.h"
 #include "daemon/base/log.h"
@@ -126,6 +132,35 @@ static int write_kallsyms(char *path)
 	for (unsigned i = 0; i < TIMER_FNS; i++)
 		fprintf(f, "%016llx t timer_fn_%u\n", (unsigned long long)(KSYM_BASE + 64ull * i), i);
 	return fclose(f) ? -errno : 0;
+}
+
+/* An explained wait as large as one gets: a whole timeline, both stacks at their longest */
+static void big_wait(struct why_named *w, unsigned cpu, uint64_t ts)
+{
+	memset(w, 0, sizeof(*w));
+	w->cls = WHY_CLASS_WAKEUP;
+	w->ts_ns = ts;
+	w->total_ns = 2000000;
+	w->part_ns[WHY_BLOCKING] = 2000000;
+	w->cpu = w->wake_cpu = cpu;
+	w->pid = 1000 + cpu;
+	snprintf(w->comm, sizeof(w->comm), "sleeper%u", cpu % 10000);
+	w->blocker_pid = 2000 + cpu;
+	snprintf(w->blocker_comm, sizeof(w->blocker_comm), "hog%u", cpu % 10000);
+	w->start_ns = ts - w->total_ns;
+	for (w->ntl = 0; w->ntl < WHY_TIMELINE_MAX; w->ntl++) {
+		struct why_tl *e = &w->tl[w->ntl];
+
+		e->t_ns = (int64_t)w->ntl * 40000;
+		e->type = FL_IRQ;
+		e->a = 5000;
+		snprintf(e->name, sizeof(e->name), "IRQ %u dev%u-q%u", 32 + w->ntl, w->ntl / 8, w->ntl % 8);
+	}
+	w->stack_pid = w->blocker_pid;
+	for (size_t off = 0; off + 40 < sizeof(w->kstack);)
+		off += (size_t)snprintf(w->kstack + off, sizeof(w->kstack) - off, "%sa_kernel_function_%02zu+0x1f", off ? ";" : "", off / 40);
+	for (size_t off = 0; off + 80 < sizeof(w->ustack);)
+		off += (size_t)snprintf(w->ustack + off, sizeof(w->ustack) - off, "%s/usr/lib/x86_64-linux-gnu/libsomething.so.6+0x%06zx", off ? ";" : "", off);
 }
 
 static int run(unsigned handlers, unsigned cpus)
@@ -236,6 +271,27 @@ static int run(unsigned handlers, unsigned cpus)
 			journal_summary(&summary, &c, 0, 0);
 		}
 	}
+	/* the explained waits and the event history, full (they fill as outliers come) */
+	struct why_store why;
+	struct event_ring ring;
+	static struct why_named w;
+	long before_why_kib = status_kib("VmRSS:"), why_kib, ring_kib;
+
+	if (why_store_init(&why, cpus) < 0 || event_ring_init(&ring, EVENT_RING_DEFAULT) < 0)
+		return -ENOMEM;
+	for (unsigned cpu = 0; cpu < cpus; cpu++)
+		for (unsigned i = 0; i < why.per_cpu; i++) {
+			big_wait(&w, cpu, 1000000000ull + i);
+			why_add(&why, &w, true);
+		}
+	why_kib = status_kib("VmRSS:") - before_why_kib;
+	for (unsigned i = 0; i < EVENT_RING_DEFAULT; i++) {
+		json_object *o = why_json(&w);
+
+		event_ring_add(&ring, o, 1000 + i);
+		json_object_put(o);
+	}
+	ring_kib = status_kib("VmRSS:") - before_why_kib - why_kib;
 	size_t store = 0;
 	for (unsigned t = 0; t < WINDOW_TICKS_MAX; t++)
 		store += c.ticks[t].len;	/* what it holds (the capacity past it is not touched) */
@@ -243,17 +299,20 @@ static int run(unsigned handlers, unsigned cpus)
 
 	printf("scale: handlers %u cpus %u rss_mib %.1f tick_ms %.2f answer_ms %.2f\n", handlers, cpus,
 	       peak, median(tick_ms, MEASURE), median(answer_ms, MEASURE));
-	printf("#   %u cells of a pool of %u (%.1f MiB of cells, as mapped from the kernel): %u hard-IRQ, %u softirq, %u softirq raise, %u vector, %u timer, %u wake-up, %u per-CPU wake-up; %u series; the 60 ticks' store %.1f MiB; RSS %.1f MiB after them, %.1f MiB with the 60 s answer built and serialized (%zu bytes); a /metrics page %zu bytes in %.1f ms (sent in pieces from a snapshot of %.1f MiB); steady RSS %.1f MiB\n",
+	printf("#   %u cells of a pool of %u (%.1f MiB of cells, as mapped from the kernel): %u hard-IRQ, %u softirq, %u softirq raise, %u vector, %u timer, %u wake-up, %u per-CPU wake-up; %u series; the 60 ticks' store %.1f MiB; RSS %.1f MiB after them, %.1f MiB with the 60 s answer built and serialized (%zu bytes); a /metrics page %zu bytes in %.1f ms (sent in pieces from a snapshot of %.1f MiB); steady RSS %.1f MiB; the explained waits %.1f MiB (%u a CPU), the event history %.1f MiB (%u events, %.1f MiB of text)\n",
 	       ncells, pool, (double)pool * (sizeof(struct lat_cell) + sizeof(struct lat_cell_meta)) / (1 << 20),
 	       per_kind[KIND_HARDIRQ], per_kind[KIND_SOFTIRQ], per_kind[KIND_SOFTIRQ_RAISE], per_kind[KIND_VECTOR],
 	       per_kind[KIND_TIMER], per_kind[KIND_WAKEUP], per_kind[KIND_WAKEUP_CPU],
 	       c.nseries, (double)store / (1 << 20), (double)ticks_kib / 1024, (double)answer_kib / 1024, answer_len, page_len,
-	       page_ms, (double)page_held / (1 << 20), (double)status_kib("VmRSS:") / 1024);
+	       page_ms, (double)page_held / (1 << 20), (double)status_kib("VmRSS:") / 1024, (double)why_kib / 1024, why.per_cpu,
+	       (double)ring_kib / 1024, ring.len, (double)ring.bytes / (1 << 20));
 	if (handlers == 4096 && cpus == 256)
 		printf("target: 4096 handlers x 256 CPUs, every kind, peak RSS <= %d MiB: %.1f MiB  %s\n", SCALE_BUDGET_MIB,
 		       peak, peak <= SCALE_BUDGET_MIB ? "PASS" : "FAIL");
 	fflush(stdout);
 	summary_free(&summary);
+	why_store_free(&why);
+	event_ring_free(&ring);
 	collector_free(&c);
 	fake_bpf_free(&bpf);
 	free(cells);

@@ -23,9 +23,9 @@ struct why_counts;
 
 #define WHY_RECENT_PER_CPU 64	/* explained waits kept per CPU, at most */
 /* and on every CPU together at most so many (an explained wait with its timeline and stacks is
- * some 5 KiB: 10 MiB), but 8 a CPU at least */
-#define WHY_RECENT_TOTAL 2048
-#define WHY_RECENT_MIN 8
+ * some 5 KiB: 5 MiB), but 4 a CPU at least */
+#define WHY_RECENT_TOTAL 1024
+#define WHY_RECENT_MIN 4
 #define WHY_PARK 256		/* outliers waiting for their explanation */
 #define WHY_PARK_NS 100000000ull	/* how long one waits: far longer than two submits apart */
 

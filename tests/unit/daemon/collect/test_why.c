@@ -97,10 +97,10 @@ static void test_named(void **state)
 }
 
 /* the waits kept per CPU: 64 on a small machine, fewer on a large one (WHY_RECENT_TOTAL in
- * all), 8 at least */
+ * all), 4 at least */
 static void test_kept_per_cpu(void **state)
 {
-	static const unsigned cpus[] = { 1, 2, 32, 64, 256, 1024 }, want[] = { 64, 64, 64, 32, 8, 8 };
+	static const unsigned cpus[] = { 1, 2, 16, 32, 64, 256, 1024 }, want[] = { 64, 64, 64, 32, 16, 4, 4 };
 	struct why_store s;
 	(void)state;
 
