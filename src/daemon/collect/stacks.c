@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 #include "daemon/collect/stacks.h"
+#include "daemon/system/ksym.h"
 #include "daemon/base/log.h"
+#include "common/macro.h"
 #include "irqlat_abi.h"
 
 #include <errno.h>
@@ -8,98 +10,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int ksym_cmp(const void *a, const void *b)
-{
-	const struct ksym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/* A parser of our own: /proc/kallsyms ("ADDR TYPE NAME [MODULE]" a line) has no library (libbpf
- * parses it only inside, for its ksym externs; blazesym and libbcc would be a large dependency
- * for three fields a line). Only text symbols are kept: a stack holds return addresses. */
-int ksyms_load(struct ksyms *k, FILE *f)
-{
-	char line[512];
-	size_t cap = 0;
-	bool any = false;
-
-	*k = (struct ksyms){};
-	while (fgets(line, sizeof(line), f)) {
-		char type, name[256];
-		uint64_t addr;
-		struct ksym *s;
-
-		if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type, name) != 3)
-			continue;
-		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
-			continue;
-		any = true;
-		if (!addr)
-			continue;
-		if (k->n == cap) {
-			cap = cap ? cap * 2 : 4096;
-			s = realloc(k->sym, cap * sizeof(*s));
-			if (!s) {
-				ksyms_free(k);
-				return -ENOMEM;
-			}
-			k->sym = s;
-		}
-		k->sym[k->n].addr = addr;
-		k->sym[k->n].name = strdup(name);
-		if (!k->sym[k->n].name) {
-			ksyms_free(k);
-			return -ENOMEM;
-		}
-		k->n++;
-	}
-	if (!k->n) {
-		ksyms_free(k);
-		return any ? -EPERM : -ENOENT;
-	}
-	qsort(k->sym, k->n, sizeof(*k->sym), ksym_cmp);
-	return 0;
-}
-
-void ksyms_free(struct ksyms *k)
-{
-	for (size_t i = 0; i < k->n; i++)
-		free(k->sym[i].name);
-	free(k->sym);
-	*k = (struct ksyms){};
-}
-
-const struct ksym *ksyms_find(const struct ksyms *k, uint64_t addr, uint64_t *off)
-{
-	size_t lo = 0, hi = k->n;
-
-	/* the last symbol whose address is <= addr */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (k->sym[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return NULL;
-	*off = addr - k->sym[lo - 1].addr;
-	return &k->sym[lo - 1];
-}
-
-void ksyms_format(const struct ksyms *k, uint64_t addr, char *buf, size_t len)
-{
-	uint64_t off;
-	const struct ksym *s = ksyms_find(k, addr, &off);
-
-	if (s)
-		snprintf(buf, len, "%s+0x%" PRIx64, s->name, off);
-	else
-		snprintf(buf, len, "0x%" PRIx64, addr);
-}
 
 int umap_format(FILE *maps, uint64_t addr, char *buf, size_t len)
 {
@@ -147,8 +57,7 @@ static void join(char *buf, size_t len, size_t *used, const char *frame)
 
 void stacks_text(const struct why_event *e, char *kbuf, size_t klen, char *ubuf, size_t ulen)
 {
-	static struct ksyms k;
-	static int loaded;	/* 0 not yet, 1 loaded, < 0 the error, said once */
+	static bool said;	/* the symbols could not be read: logged once */
 	unsigned nk = e->kstack_n < WHY_KSTACK ? e->kstack_n : WHY_KSTACK;
 	unsigned nu = e->ustack_n < WHY_USTACK ? e->ustack_n : WHY_USTACK;
 	size_t used = 0;
@@ -158,18 +67,13 @@ void stacks_text(const struct why_event *e, char *kbuf, size_t klen, char *ubuf,
 	*kbuf = *ubuf = 0;
 	if (!e->stack_pid)
 		return;
-	if (!loaded) {
-		FILE *f = fopen("/proc/kallsyms", "re");
-		int r = f ? ksyms_load(&k, f) : -errno;
-
-		if (f)
-			fclose(f);
-		loaded = r < 0 ? r : 1;
-		if (r < 0)
-			log_warning_errno(r, "Failed to read the kernel's symbols from /proc/kallsyms, stacks show addresses: %m");
-	}
 	for (unsigned i = 0; i < nk; i++) {
-		ksyms_format(&k, e->kstack[i], frame, sizeof(frame));
+		int r = ksym_table_name(e->kstack[i], frame, sizeof(frame));
+
+		if (r < 0 && !said) {
+			said = true;
+			log_warning_errno(r, "Failed to read the kernel's symbols from /proc/kallsyms, stacks show addresses: %m");
+		}
 		if (lead && bpf_frame(frame))
 			continue;
 		lead = false;
@@ -179,12 +83,12 @@ void stacks_text(const struct why_event *e, char *kbuf, size_t klen, char *ubuf,
 		return;
 	used = 0;
 	snprintf(path, sizeof(path), "/proc/%u/maps", e->stack_pid);
-	for (unsigned i = 0; i < nu; i++) {
-		FILE *m = fopen(path, "re");
+	_cleanup_fclose_ FILE *m = fopen(path, "re");	/* gone with its task: addresses */
 
+	for (unsigned i = 0; i < nu; i++) {
 		if (m) {
+			rewind(m);
 			umap_format(m, e->ustack[i], frame, sizeof(frame));
-			fclose(m);
 		} else {
 			snprintf(frame, sizeof(frame), "0x%" PRIx64, (uint64_t)e->ustack[i]);
 		}

@@ -9,26 +9,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-struct ksym {
-	uint64_t addr;
-	char *name;
-};
-
-/* The kernel's text symbols, sorted by address, loaded once */
-struct ksyms {
-	struct ksym *sym;
-	size_t n;
-};
-
-/* Reads the text symbols (t, T, and W/w weak ones) of a kallsyms file: 0 or -errno. All
- * addresses 0 (kptr_restrict hides them from this reader): -EPERM, nothing kept. */
-int ksyms_load(struct ksyms *k, FILE *f);
-void ksyms_free(struct ksyms *k);
-/* The symbol at or below addr, its offset in *off; NULL below the first one */
-const struct ksym *ksyms_find(const struct ksyms *k, uint64_t addr, uint64_t *off);
-/* "name+0x1f" or "0xffffffff81000000" into buf (len > 0) */
-void ksyms_format(const struct ksyms *k, uint64_t addr, char *buf, size_t len);
-
 /* A user address as the file of the mapping that holds it and its offset in the file, from a
  * /proc/PID/maps text: "/usr/bin/cat+0x1a2b", "[anon]+0x10" for an anonymous mapping (offset
  * from its start), "0x7f..." when no mapping holds it. 0, or -ENOENT when none does. */
@@ -37,8 +17,8 @@ int umap_format(FILE *maps, uint64_t addr, char *buf, size_t len);
 
 /* The stacks of e (kstack, ustack, stack_pid) as text into kbuf and ubuf, frames innermost
  * first joined by ';'; the leading frames of the BPF program that took the stack left out.
- * The kernel's symbols come from /proc/kallsyms, read at the first call (later ones use
- * them; a failure is logged once and the addresses are shown); the task's mappings from
+ * The kernel's symbols come from ksym_table_name() (/proc/kallsyms, read at the first call;
+ * a failure is logged once and the addresses are shown); the task's mappings from
  * /proc/STACK_PID/maps, now. Both "" when e has no stacks. */
 struct why_event;
 void stacks_text(const struct why_event *e, char *kbuf, size_t klen, char *ubuf, size_t ulen);

@@ -19,10 +19,30 @@ struct ksym_cached {
 static struct ksym_cached *cache;
 static size_t ncache, cache_cap;
 
+/* The whole table of text symbols, sorted by address, for the stacks: read once, at the first
+ * stack; some 16 bytes a symbol and its name in one block (about 5 MiB for a kernel's 120,000) */
+struct ksym_entry {
+	uint64_t addr;
+	uint32_t name;	/* its offset in table.names */
+};
+static struct {
+	struct ksym_entry *sym;
+	char *names;
+	size_t n;
+	int state;	/* 0 not read yet, 1 read, < 0 why it could not be */
+} table;
+
 void ksym_set_path(const char *path)
 {
 	ksym_free();
 	ksym_path = path;
+}
+
+static void table_free(void)
+{
+	free(table.sym);
+	free(table.names);
+	memset(&table, 0, sizeof(table));
 }
 
 void ksym_free(void)
@@ -30,6 +50,7 @@ void ksym_free(void)
 	free(cache);
 	cache = NULL;
 	ncache = cache_cap = 0;
+	table_free();
 }
 
 /* One line: "ffffffff8142de30 t hrtimer_wakeup" or with a "\t[module]" tail */
@@ -178,6 +199,99 @@ int ksym_prefill(const char *const *names, size_t n, uint64_t *addrs)
 			}
 	}
 	return found || !zeros ? found : -EPERM;
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct ksym_entry *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int table_load(void)
+{
+	_cleanup_fclose_ FILE *f = fopen(ksym_path ? ksym_path : KALLSYMS, "re");
+	char line[512], sym[256], type;
+	size_t cap = 0, used = 0, names_cap = 0;
+	bool zeros = false;
+	uint64_t a;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		size_t l;
+
+		if (parse_line(line, &a, &type, sym, sizeof(sym)) < 0 || !is_text(type))
+			continue;
+		if (!a) {
+			zeros = true;
+			continue;
+		}
+		l = strlen(sym) + 1;
+		if (table.n == cap) {
+			struct ksym_entry *s = realloc(table.sym, (cap = cap ? 2 * cap : 4096) * sizeof(*s));
+
+			if (!s)
+				return -ENOMEM;
+			table.sym = s;
+		}
+		if (used + l > names_cap) {
+			char *s = realloc(table.names, names_cap = names_cap ? 2 * names_cap : 65536);
+
+			if (!s)
+				return -ENOMEM;
+			table.names = s;
+		}
+		if (used + l > UINT32_MAX)
+			return -E2BIG;
+		memcpy(table.names + used, sym, l);
+		table.sym[table.n].addr = a;
+		table.sym[table.n++].name = (uint32_t)used;
+		used += l;
+	}
+	if (!table.n)
+		return zeros ? -EPERM : -ENOENT;
+	qsort(table.sym, table.n, sizeof(*table.sym), entry_cmp);
+	/* the doubling's slack back */
+	struct ksym_entry *s = realloc(table.sym, table.n * sizeof(*s));
+	char *nm = realloc(table.names, used);
+
+	if (s)
+		table.sym = s;
+	if (nm)
+		table.names = nm;
+	return 1;
+}
+
+int ksym_table_name(uint64_t addr, char *buf, size_t len)
+{
+	size_t lo = 0, hi;
+
+	if (!table.state) {
+		table.state = table_load();
+		if (table.state < 0) {
+			int r = table.state;
+
+			table_free();	/* what a failed read holds */
+			table.state = r;
+		}
+	}
+	hi = table.n;
+	/* the last symbol at or below addr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (table.sym[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo) {
+		snprintf(buf, len, "0x%" PRIx64, addr);
+		return table.state < 0 ? table.state : 0;
+	}
+	snprintf(buf, len, "%s+0x%" PRIx64, table.names + table.sym[lo - 1].name, addr - table.sym[lo - 1].addr);
+	return 0;
 }
 
 void ksym_name(uint64_t addr, char *buf, size_t len)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Kernel symbols from /proc/kallsyms, read in user space, never in BPF: the address of a
  * function the timer programs compare with, and the name of a timer function by its address,
- * each looked up once (a scan of the file) and cached. */
+ * each looked up once (a scan of the file) and cached; and the whole table for the frames of
+ * the explained waits' stacks, read at the first stack. The one reader of the file. */
 #ifndef IRQLAT_KSYM_H
 #define IRQLAT_KSYM_H
 
@@ -20,7 +21,12 @@ void ksym_prefetch(const uint64_t *addrs, size_t n);
  * -EPERM when the file shows them only as zero addresses (kernel.kptr_restrict), -errno when it
  * cannot be opened. Reads where ksym_set_path() says. */
 int ksym_prefill(const char *const *names, size_t n, uint64_t *addrs);
-/* Where ksym_name() reads (tests); NULL: /proc/kallsyms. Empties the cache. */
+/* addr as "name+0x1f" (the text symbol at or below it) into buf (len > 0), or "0x..." below
+ * the first, from the whole table of the file's text symbols, read at the first call (one
+ * scan, kept: the stacks name many addresses, each once). 0, or -errno when the table could not
+ * be read (-EPERM: kernel.kptr_restrict shows zero addresses), said by every call. */
+int ksym_table_name(uint64_t addr, char *buf, size_t len);
+/* Where ksym_name() reads (tests); NULL: /proc/kallsyms. Empties the cache and the table. */
 void ksym_set_path(const char *path);
 void ksym_free(void);
 
