@@ -43,16 +43,8 @@ cc -O2 -Wall -Wextra "$TOP/tests/host/helpers/lo-flood.c" -o "$TMP/lo-flood" || 
 # its timeline: several us on this VM) would be stamped that much later by a probe after it
 # (seen: NET_RX's end and the switch-in 3 to 20 us after irqlatd's in a third of the waits);
 # ftrace's probe before irqlatd's stamps the event before irqlatd's program runs
-mkdir "$INST" || { echo "Bail out! cannot make a tracefs instance"; exit 1; }
-echo mono >"$INST/trace_clock"
-echo 2 >"$INST/tracing_cpumask"
-echo 65536 >"$INST/buffer_size_kb"
-for e in irq/irq_handler_entry irq/irq_handler_exit irq/softirq_entry irq/softirq_exit sched/sched_switch \
-	timer/hrtimer_expire_entry; do
-	echo 1 >"$INST/events/$e/enable"
-done
-for e in "$INST"/events/irq_vectors/*_entry "$INST"/events/irq_vectors/*_exit; do echo 1 >"$e/enable"; done
-echo 0 >"$INST/tracing_on"
+ftrace_cpu1 "$INST" 65536 irq/irq_handler_entry irq/irq_handler_exit irq/softirq_entry irq/softirq_exit \
+	sched/sched_switch timer/hrtimer_expire_entry irq_vectors || { echo "Bail out! cannot make a tracefs instance"; exit 1; }
 
 start_daemon || { echo "Bail out! irqlatd did not start"; exit 1; }
 irqlat events -f -J >"$TMP/events.json" 2>"$TMP/events.err" &
