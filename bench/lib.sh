@@ -20,7 +20,22 @@ loader() {	# loader NAME OBJECT: $BUILD/bench/OBJECT.bpf.o, once every program o
 	PID[$1]=$!
 	wait_for 30 test -s "$TMP/$1.out" || die "$1 did not attach: $(cat "$TMP/$1.err")"
 }
-load() {	# fio, the IPI load and a cyclictest thread together, SECONDS
+# load SECONDS: fio, the IPI load and a cyclictest thread together; with BENCH_LOAD=pipe, two
+# threads passing a byte back and forth through pipes instead (every wake-up a task's own, none
+# from a timer's callback: sched_waking's early exit alone, issue 29's row of its own)
+load() {
+	if [ "${BENCH_LOAD:-}" = pipe ]; then
+		timeout "$1" python3 -c '
+import os, threading
+r1, w1 = os.pipe(); r2, w2 = os.pipe()
+def pong():
+    while True:
+        os.read(r1, 1); os.write(w2, b"y")
+threading.Thread(target=pong, daemon=True).start()
+while True:
+    os.write(w1, b"x"); os.read(r2, 1)'
+		return 0
+	fi
 	fio --name=kinds --filename="$TMP/fio.dat" --size=64M --rw=randread --bs=4k --direct=1 --ioengine=psync \
 		--runtime="$1" --time_based >>"$TMP/fio.log" 2>&1 &
 	local f=$!

@@ -52,7 +52,7 @@ usage: bench/run.sh [--seconds N] [--rounds N] [--attach auto|tp_btf|raw_tp] [--
   --ladder      also measure the hot-path ladder h0..h9 (bench/hotpath.bpf.c)
   --steps LIST  only these steps of it (comma-separated, e.g. h0,h4,h7): fewer programs
                 attached at once disturb each other less
-  --skip LIST   leave out contenders (comma-separated: floor,irqlatd,hardirqs,bpftrace,kinds,clocks,flight,workload,scale)
+  --skip LIST   leave out contenders (comma-separated: floor,irqlatd,hardirqs,bpftrace,kinds,clocks,flight,waking,workload,scale)
   --hackbench ARGS, --fio-seconds N  bench/workload.sh's (a quick run: --hackbench "-g 4 -l 500")
   --no-docs     leave docs/bench.md as it is (by default its generated section gets this run)
   --baseline B  also measure another irqlatd binary B (say, main's), as "baseline"
@@ -81,7 +81,7 @@ done
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || bad_usage "--rounds takes a positive integer, not '$ROUNDS'"
 case $ATTACH in auto|tp_btf|raw_tp) ;; *) bad_usage "--attach takes auto, tp_btf or raw_tp, not '$ATTACH'" ;; esac
 for s in ${SKIP//,/ }; do
-	case $s in floor|irqlatd|hardirqs|bpftrace|kinds|clocks|flight|workload|scale) ;; *) bad_usage "--skip: no contender '$s' (floor, irqlatd, hardirqs, bpftrace, kinds, clocks, flight, workload, scale)" ;; esac
+	case $s in floor|irqlatd|hardirqs|bpftrace|kinds|clocks|flight|waking|workload|scale) ;; *) bad_usage "--skip: no contender '$s' (floor, irqlatd, hardirqs, bpftrace, kinds, clocks, flight, waking, workload, scale)" ;; esac
 done
 for s in $LADDER; do
 	case $s in h[0-9]) ;; *) bad_usage "--steps: no step '$s' (h0 to h9)" ;; esac
@@ -405,6 +405,11 @@ fi
 if ! skipped flight; then
 	BUILD=$BUILD BENCH_SUMMARY=$SUMMARY "$TOP/bench/clocks.sh" --without flight --seconds "$RUN_SECONDS" --rounds "$ROUNDS" | tee -a "$OUT" ||
 		echo "bench: the flight recorder's benchmark could not run (above)" | tee -a "$OUT"
+fi
+if ! skipped waking; then
+	BUILD=$BUILD BENCH_SUMMARY=$SUMMARY BENCH_LOAD=pipe KINDS_LIST="$TOP/bench/kinds-pipe.list" "$TOP/bench/kinds.sh" \
+		--seconds "$RUN_SECONDS" --rounds "$ROUNDS" | tee -a "$OUT" ||
+		echo "bench: the early sched_waking benchmark could not run (above)" | tee -a "$OUT"
 fi
 if ! skipped workload; then
 	BUILD=$BUILD BENCH_SUMMARY=$SUMMARY "$TOP/bench/workload.sh" --rounds "$ROUNDS" "${WORKLOAD_ARGS[@]}" | tee -a "$OUT" ||
