@@ -70,7 +70,7 @@ void stacks_text(const struct why_event *e, char *kbuf, size_t klen, char *ubuf,
 	for (unsigned i = 0; i < nk; i++) {
 		int r = ksym_table_name(e->kstack[i], frame, sizeof(frame));
 
-		if (r < 0 && !said) {
+		if (r < 0 && r != -EAGAIN && !said) {	/* EAGAIN: still being read */
 			said = true;
 			log_warning_errno(r, "Failed to read the kernel's symbols from /proc/kallsyms, stacks show addresses: %m");
 		}

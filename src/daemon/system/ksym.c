@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,8 +29,10 @@ struct ksym_entry {
 static struct {
 	struct ksym_entry *sym;
 	char *names;
-	size_t n;
-	int state;	/* 0 not read yet, 1 read, < 0 why it could not be */
+	size_t n, cap, used, names_cap;
+	bool zeros;	/* text symbols seen, all at address 0 (kptr_restrict) */
+	FILE *f;	/* being read, a step at a time (ksym_table_step()) */
+	int state;	/* 0 not read yet, 2 being read, 1 read, < 0 why it could not be */
 } table;
 
 void ksym_set_path(const char *path)
@@ -40,6 +43,8 @@ void ksym_set_path(const char *path)
 
 static void table_free(void)
 {
+	if (table.f)
+		fclose(table.f);
 	free(table.sym);
 	free(table.names);
 	memset(&table, 0, sizeof(table));
@@ -208,53 +213,58 @@ static int entry_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-static int table_load(void)
+/* Up to lines more lines of the file into the table: 0 more to read, 1 read whole (sorted, its
+ * slack given back), -errno */
+static int table_read(unsigned lines)
 {
-	_cleanup_fclose_ FILE *f = fopen(ksym_path ? ksym_path : KALLSYMS, "re");
 	char line[512], sym[256], type;
-	size_t cap = 0, used = 0, names_cap = 0;
-	bool zeros = false;
 	uint64_t a;
 
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
+	while (lines-- && fgets(line, sizeof(line), table.f)) {
 		size_t l;
 
 		if (parse_line(line, &a, &type, sym, sizeof(sym)) < 0 || !is_text(type))
 			continue;
 		if (!a) {
-			zeros = true;
+			table.zeros = true;
 			continue;
 		}
 		l = strlen(sym) + 1;
-		if (table.n == cap) {
-			struct ksym_entry *s = realloc(table.sym, (cap = cap ? 2 * cap : 4096) * sizeof(*s));
+		if (table.n == table.cap) {
+			size_t cap = table.cap ? 2 * table.cap : 4096;
+			struct ksym_entry *s = realloc(table.sym, cap * sizeof(*s));
 
 			if (!s)
 				return -ENOMEM;
 			table.sym = s;
+			table.cap = cap;
 		}
-		if (used + l > names_cap) {
-			char *s = realloc(table.names, names_cap = names_cap ? 2 * names_cap : 65536);
+		if (table.used + l > table.names_cap) {
+			size_t cap = table.names_cap ? 2 * table.names_cap : 65536;
+			char *s = realloc(table.names, cap);
 
 			if (!s)
 				return -ENOMEM;
 			table.names = s;
+			table.names_cap = cap;
 		}
-		if (used + l > UINT32_MAX)
+		if (table.used + l > UINT32_MAX)
 			return -E2BIG;
-		memcpy(table.names + used, sym, l);
+		memcpy(table.names + table.used, sym, l);
 		table.sym[table.n].addr = a;
-		table.sym[table.n++].name = (uint32_t)used;
-		used += l;
+		table.sym[table.n++].name = (uint32_t)table.used;
+		table.used += l;
 	}
+	if (!feof(table.f))
+		return ferror(table.f) ? -EIO : 0;
+	fclose(table.f);
+	table.f = NULL;
 	if (!table.n)
-		return zeros ? -EPERM : -ENOENT;
+		return table.zeros ? -EPERM : -ENOENT;
 	qsort(table.sym, table.n, sizeof(*table.sym), entry_cmp);
 	/* the doubling's slack back */
 	struct ksym_entry *s = realloc(table.sym, table.n * sizeof(*s));
-	char *nm = realloc(table.names, used);
+	char *nm = realloc(table.names, table.used);
 
 	if (s)
 		table.sym = s;
@@ -263,18 +273,46 @@ static int table_load(void)
 	return 1;
 }
 
+/* The read's end: the table, or its error kept (what a failed read holds freed) */
+static int table_done(int r)
+{
+	if (r < 0) {
+		table_free();
+		table.state = r;
+	} else if (r > 0) {
+		table.state = 1;
+	}
+	return r;
+}
+
+int ksym_table_start(void)
+{
+	if (table.state)
+		return table.state == 2 ? 0 : table.state;
+	table.f = fopen(ksym_path ? ksym_path : KALLSYMS, "re");
+	if (!table.f)
+		return table_done(-errno);
+	table.state = 2;
+	return 0;
+}
+
+int ksym_table_step(unsigned lines)
+{
+	if (table.state != 2)
+		return table.state;
+	return table_done(table_read(lines));
+}
+
 int ksym_table_name(uint64_t addr, char *buf, size_t len)
 {
 	size_t lo = 0, hi;
 
-	if (!table.state) {
-		table.state = table_load();
-		if (table.state < 0) {
-			int r = table.state;
-
-			table_free();	/* what a failed read holds */
-			table.state = r;
-		}
+	/* nobody started it (a tool, a test): read it whole now */
+	if (!table.state && ksym_table_start() == 0)
+		table_done(table_read(UINT_MAX));
+	if (table.state != 1) {
+		snprintf(buf, len, "0x%" PRIx64, addr);
+		return table.state == 2 ? -EAGAIN : table.state;
 	}
 	hi = table.n;
 	/* the last symbol at or below addr */
@@ -288,7 +326,7 @@ int ksym_table_name(uint64_t addr, char *buf, size_t len)
 	}
 	if (!lo) {
 		snprintf(buf, len, "0x%" PRIx64, addr);
-		return table.state < 0 ? table.state : 0;
+		return 0;
 	}
 	snprintf(buf, len, "%s+0x%" PRIx64, table.names + table.sym[lo - 1].name, addr - table.sym[lo - 1].addr);
 	return 0;
