@@ -255,7 +255,8 @@ struct cpu_clock {
 	__u32 flight_head;	/* the next slot of flight[]: here, in sched_switch's line, since line A is
 				 * full; the interrupts touch this line once more */
 	__u32 _pad_b1;
-	__u64 _pad_b[2];
+	__u64 timeline_ns;	/* the last timeline sent from this CPU (why.bpf.h's timeline_send()) */
+	__u64 _pad_b;
 	/* line C: timer.bpf.c's running callbacks, read by sched_waking */
 	struct timer_slot slot[2];	/* enum timer_slot_ctx */
 	__u32 wake_cell;	/* KIND_WAKEUP_CPU's cell index + 1 */

@@ -192,18 +192,24 @@ static __always_inline void why_task(struct why_event *e, __u64 task)
  * loop for the verifier, or a bpf_loop() whose steps cannot hold the ring buffer's record.
  * The timeline goes first when the ring buffer fills: none is sent while it is half full, so
  * that 3 KiB records do not take the room of the outliers and explanations behind them (the
- * explanation then comes without one). */
+ * explanation then comes without one). And one a CPU every TIMELINE_GAP_NS at most: under a
+ * flood of late timers (an emulated CPU's every tick) 3 KiB each, and the daemon's work on
+ * each, outran the daemon and the ring buffer dropped the events behind them. */
+#define TIMELINE_GAP_NS 20000000ull
 static __always_inline void timeline_send(const struct cpu_clock *k, __u32 cell, __u64 ts_ns, __u64 start_ns)
 {
 	struct timeline_event *t;
 	__u32 head = k->flight_head, newest = (head - 1) >> 6;	/* the newest record's block */
 	__u32 mask = FLIGHT_EVENTS / TIMELINE_BLOCK - 1;
 
+	if (ts_ns - k->timeline_ns < TIMELINE_GAP_NS)
+		return;
 	if (2 * (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) + sizeof(*t)) > bpf_ringbuf_query(&events, BPF_RB_RING_SIZE))
 		return;
 	t = bpf_ringbuf_reserve(&events, sizeof(*t), 0);
 	if (!t)
 		return;
+	((struct cpu_clock *)k)->timeline_ns = ts_ns;
 	t->type = RB_TIMELINE;
 	t->cell = cell;
 	t->ts_ns = ts_ns;
