@@ -81,7 +81,7 @@ static void usage(FILE *f)
 		"                         recorder holds of it, one a line, in us from its start\n"
 		"                         (< before it, | in it, > after its end)\n"
 		"      --detail           events: each outlier's explanation in full, with its\n"
-		"                         timeline\n"
+		"                         stacks and timeline (those irqlatd still keeps)\n"
 		"      --time CLOCK       events: the time column in mono (default, ftrace's mono\n"
 		"                         clock), boot (CLOCK_BOOTTIME) or wall (local date and time)\n"
 		"  -S, --socket PATH      the daemon's socket (default " DEFAULT_SOCKET ")\n"

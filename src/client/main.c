@@ -587,6 +587,8 @@ static int cmd_events(struct irqlat_conn *conn, const struct cli *c)
 		json_object_object_add(req, "since_wall_ns", json_object_new_uint64(c->since_wall_ns));
 	if (!c->follow && c->iterations)
 		json_object_object_add(req, "n", json_object_new_int64(c->iterations));
+	if (c->detail)	/* the outliers' timelines and stacks: sent only to who asks */
+		json_object_object_add(req, "detail", json_object_new_boolean(true));
 	r = ask(conn, req, &s);
 	if (r < 0)
 		return r;
@@ -625,6 +627,8 @@ static int cmd_why(struct irqlat_conn *conn, const struct cli *c)
 	}
 	if (c->cpus && *c->cpus)	/* -C: the waits on those CPUs */
 		json_object_object_add(req, "cpus", json_object_new_string(c->cpus));
+	if (c->timeline)
+		json_object_object_add(req, "timeline", json_object_new_boolean(true));
 	r = ask(conn, req, &s);
 	if (r < 0)
 		return r;

@@ -137,6 +137,10 @@ void why_print_timeline(FILE *f, const struct why_named *w)
 {
 	char line[160];
 
+	if (w->tl_gone) {
+		fprintf(f, "  timeline: no longer kept (irqlatd keeps the last explained waits of each CPU: irqlat why)\n");
+		return;
+	}
 	if (!w->ntl) {
 		fprintf(f, "  timeline: none (it came with no flight record)\n");
 		return;

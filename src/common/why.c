@@ -343,9 +343,14 @@ json_object *why_json(const struct why_named *w)
 	json_object_object_add(o, "cause", json_object_new_string(why_parts[why_top_part(w)].key));
 	why_summary(summary, sizeof(summary), w);
 	json_object_object_add(o, "summary", json_object_new_string(summary));
-	if (w->ntl)
+	return o;
+}
+
+void why_json_detail(json_object *o, const struct why_named *w, unsigned what)
+{
+	if ((what & WHY_DETAIL_TIMELINE) && w->ntl)
 		json_object_object_add(o, "timeline", why_timeline_json(w));
-	if (w->stack_pid) {
+	if ((what & WHY_DETAIL_STACKS) && w->stack_pid) {
 		json_object *st = json_object_new_object();
 
 		json_object_object_add(st, "pid", json_object_new_int((int)w->stack_pid));
@@ -353,7 +358,6 @@ json_object *why_json(const struct why_named *w)
 		json_object_object_add(st, "user", frames_json(w->ustack));
 		json_object_object_add(o, "stacks", st);
 	}
-	return o;
 }
 
 static void copy_str(char *dst, size_t len, const char *s)
@@ -458,6 +462,7 @@ int why_from_json(json_object *o, struct why_named *w)
 		}
 	if (json_object_object_get_ex(o, "timeline", &t) && json_object_is_type(t, json_type_object))
 		timeline_from_json(t, w);
+	w->tl_gone = json_get_i64(o, "timeline_gone", 0) != 0;
 	return 0;
 }
 

@@ -62,6 +62,7 @@ struct why_named {
 	/* its timeline, oldest first (ntl 0: none came) */
 	uint64_t start_ns;		/* the wait's start, CLOCK_MONOTONIC: the timeline's 0 */
 	bool tl_partial;		/* the recorder's copy did not reach back to the start, or the window held more */
+	bool tl_gone;			/* read back: irqlatd no longer kept the wait when asked */
 	unsigned ntl;
 	struct why_tl tl[WHY_TIMELINE_MAX];
 	/* The stacks of the blocker at its switch-out (a late timer: of the context its interrupt
@@ -103,10 +104,19 @@ json_object *why_flags_json(uint32_t flags);
 
 /* {"class", "ts_ns", "cpu", "wake_cpu", "pid", "comm", "total_ns", "parts": {"<key>_ns"...},
  *  "blocker": {...}, "others", "top": {"irq": {"name","ns"}...}, "flags": [...], "cause",
- *  "summary"} */
+ *  "summary"}: every outlier's event carries it, a few hundred bytes */
 json_object *why_json(const struct why_named *w);
+/* The rest, into why_json()'s object o, only where asked for: the timeline (some 50 objects,
+ * several times the cost of all the rest: an event stream carrying it for every outlier fell
+ * behind its ring buffer under emulation) as "timeline", the stacks as "stacks":
+ * {"pid", "kernel": [frames], "user": [frames]} */
+#define WHY_DETAIL_TIMELINE 1u
+#define WHY_DETAIL_STACKS 2u
+#define WHY_DETAIL_ALL (WHY_DETAIL_TIMELINE | WHY_DETAIL_STACKS)
+void why_json_detail(json_object *o, const struct why_named *w, unsigned what);
 /* Its timeline: {"start_ns", "partial", "events": [{"t_ns", "ts_ns", "what", "name", ...}]}; in
- * why_json()'s object as "timeline" when it has one */
+ * why_json()'s object as "timeline" when it has one and it was asked for (why_json_detail());
+ * "timeline_gone": true there when irqlatd no longer kept the wait */
 json_object *why_timeline_json(const struct why_named *w);
 /* The wait's window out of its CPU's flight recorder (struct timeline_event, which must be of
  * the same wait): the records from its start on, and WHY_TIMELINE_BEFORE before it, oldest

@@ -151,7 +151,7 @@ static void outlier_out(struct daemon *d, const struct outlier_event *e, const s
 	uint64_t wall_ns = event_add_clocks(o, out.ts_ns);
 
 	outlier_handle(&d->outliers, &out);
-	event_publish(&d->events, d->srv, o, wall_ns);
+	event_publish(&d->events, d->srv, o, wall_ns, why);
 }
 
 /* The outliers whose explanation did not come (the ring buffer was full), without it */
@@ -398,18 +398,25 @@ static json_object *on_request(void *userdata, struct client *cl, json_object *o
 		return why_request(&d->why, o);
 	case REQ_CAPTURES:
 		return json_ok_reply(actions_captures_json(&d->actions));
-	case REQ_EVENTS:
-		return event_ring_request(&d->events, o);
+	case REQ_EVENTS: {
+		json_object *a = event_ring_request(&d->events, o);
+
+		if (json_get_i64(o, "detail", 0))
+			why_detail_events(&d->why, a);
+		return a;
+	}
 	case REQ_SUBSCRIBE: {
 		/* "since_wall_ns": the kept events since then in this answer, and the stream right
 		 * after them, nothing lost or repeated in between */
 		json_object *a;
 
-		if (client_subscribe(cl) < 0)
+		if (client_subscribe(cl, json_get_i64(o, "detail", 0) != 0) < 0)
 			return json_error_reply("too many subscribers: irqlatd sends events to at most %u clients at once (max-subscribers)",
 						d->cfg.max_subscribers);
 		a = json_object_object_get_ex(o, "since_wall_ns", NULL) ? event_ring_request(&d->events, o)
 								       : json_ok_reply(json_object_new_object());
+		if (json_get_i64(o, "detail", 0))
+			why_detail_events(&d->why, a);
 		if (!json_get_i64(a, "ok", 0))
 			client_unsubscribe(cl);
 		return a;

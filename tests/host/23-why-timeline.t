@@ -47,7 +47,7 @@ ftrace_cpu1 "$INST" 65536 irq/irq_handler_entry irq/irq_handler_exit irq/softirq
 	sched/sched_switch timer/hrtimer_expire_entry irq_vectors || { echo "Bail out! cannot make a tracefs instance"; exit 1; }
 
 start_daemon || { echo "Bail out! irqlatd did not start"; exit 1; }
-irqlat events -f -J >"$TMP/events.json" 2>"$TMP/events.err" &
+irqlat events -f -J --detail >"$TMP/events.json" 2>"$TMP/events.err" &
 FOLLOW=$!
 
 mono_ns() { python3 -c 'import time; print(time.monotonic_ns())'; }

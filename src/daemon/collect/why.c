@@ -226,6 +226,20 @@ void why_add(struct why_store *s, const struct why_named *w, bool paired)
 	s->recent[cpu * s->per_cpu + slot] = *w;
 }
 
+const struct why_named *why_find(const struct why_store *s, uint32_t cpu, uint64_t ts_ns)
+{
+	if (cpu >= s->ncpus)
+		return NULL;
+	/* newest first: a detail asked for is most often of a recent outlier */
+	for (unsigned i = s->len[cpu]; i-- > 0;) {
+		const struct why_named *w = &s->recent[cpu * s->per_cpu + (s->head[cpu] + i) % s->per_cpu];
+
+		if (w->ts_ns == ts_ns)
+			return w;
+	}
+	return NULL;
+}
+
 static int by_time(const void *a, const void *b)
 {
 	const struct why_named *x = *(const struct why_named *const *)a, *y = *(const struct why_named *const *)b;

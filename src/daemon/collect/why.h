@@ -84,6 +84,8 @@ void why_timeline_take(struct why_store *s, struct why_named *w, const struct wh
 void why_add(struct why_store *s, const struct why_named *w, bool paired);
 
 /* The kept waits, oldest first: calls fn for each (across CPUs in time order) */
+/* The kept wait of that CPU that ended at ts_ns; NULL: none (no longer) */
+const struct why_named *why_find(const struct why_store *s, uint32_t cpu, uint64_t ts_ns);
 typedef void (*why_visit_fn)(const struct why_named *w, void *userdata);
 void why_walk(const struct why_store *s, why_visit_fn fn, void *userdata);
 

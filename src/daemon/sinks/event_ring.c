@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include "common/json.h"
+#include "common/why.h"
 #include "daemon/sinks/event_ring.h"
 
 int event_ring_init(struct event_ring *r, unsigned cap)
@@ -137,10 +138,21 @@ uint64_t event_add_clocks(json_object *o, uint64_t mono_ns)
 	return wall;
 }
 
-void event_publish(struct event_ring *r, struct server *srv, json_object *o, uint64_t wall_ns)
+void event_publish(struct event_ring *r, struct server *srv, json_object *o, uint64_t wall_ns,
+		   const struct why_named *why)
 {
+	json_object *w;
+
 	if (r)
 		event_ring_add(r, o, wall_ns);	/* out of memory: the stream still has it */
-	if (srv && server_clients(srv))
+	if (!srv || !server_clients(srv))
+		return;
+	if (!why || !(why->ntl || why->stack_pid) || !server_stats(srv).subscribers_detail ||
+	    !json_object_object_get_ex(o, "why", &w)) {
 		server_broadcast(srv, o);
+		return;
+	}
+	server_broadcast_to(srv, o, SERVER_TO_PLAIN);
+	why_json_detail(w, why, WHY_DETAIL_ALL);
+	server_broadcast_to(srv, o, SERVER_TO_DETAIL);
 }

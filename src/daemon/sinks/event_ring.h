@@ -45,7 +45,13 @@ json_object *event_ring_request(const struct event_ring *r, json_object *req);
 void event_clocks(uint64_t mono_ns, uint64_t *wall_ns, uint64_t *boot_ns);
 /* Adds "wall_ns" and "boot_ns" of mono_ns to o, and returns its wall_ns. */
 uint64_t event_add_clocks(json_object *o, uint64_t mono_ns);
-/* One event out: into the ring (r may be NULL) and to the subscribers (srv may be NULL). */
-void event_publish(struct event_ring *r, struct server *srv, json_object *o, uint64_t wall_ns);
+/* One event out: into the ring (r may be NULL) and to the subscribers (srv may be NULL). An
+ * outlier's explanation why (NULL: none) goes with it as o's "why" has it (why_json()), and
+ * in detail, with its timeline and stacks (why_json_detail()), to the subscribers that asked
+ * for it: built only then. The ring keeps the event without them; an "events" request in
+ * detail takes them from the kept waits (why_detail_events()). */
+struct why_named;
+void event_publish(struct event_ring *r, struct server *srv, json_object *o, uint64_t wall_ns,
+		   const struct why_named *why);
 
 #endif

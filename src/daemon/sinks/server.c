@@ -49,6 +49,7 @@ struct client {
 	char *out;
 	size_t out_len, out_cap;
 	bool subscribed;
+	bool detail;		/* subscribed to events in detail */
 	uint64_t lost;
 	uint64_t since_us;	/* connected, or its last answer went out whole: waiting on the client since */
 };
@@ -106,8 +107,7 @@ static void client_free(struct client *cl)
 			break;
 		}
 	srv->stats.clients--;
-	if (cl->subscribed)
-		srv->stats.subscribers--;
+	client_unsubscribe(cl);
 	sd_event_source_disable_unref(cl->io);
 	close(cl->fd);
 	free(cl->in);
@@ -618,14 +618,19 @@ void server_set_limits(struct server *srv, const struct server_limits *limits)
 	srv->limits = *limits;
 }
 
-int client_subscribe(struct client *cl)
+int client_subscribe(struct client *cl, bool detail)
 {
-	if (cl->subscribed)
-		return 0;
-	if (cl->srv->stats.subscribers >= cl->srv->limits.max_subscribers)
-		return -EBUSY;
-	cl->subscribed = true;
-	cl->srv->stats.subscribers++;
+	if (!cl->subscribed) {
+		if (cl->srv->stats.subscribers >= cl->srv->limits.max_subscribers)
+			return -EBUSY;
+		cl->subscribed = true;
+		cl->srv->stats.subscribers++;
+	} else if (cl->detail) {
+		cl->srv->stats.subscribers_detail--;
+	}
+	cl->detail = detail;
+	if (detail)
+		cl->srv->stats.subscribers_detail++;
 	return 0;
 }
 
@@ -635,9 +640,17 @@ void client_unsubscribe(struct client *cl)
 		return;
 	cl->subscribed = false;
 	cl->srv->stats.subscribers--;
+	if (cl->detail)
+		cl->srv->stats.subscribers_detail--;
+	cl->detail = false;
 }
 
 void server_broadcast(struct server *srv, json_object *o)
+{
+	server_broadcast_to(srv, o, SERVER_TO_ALL);
+}
+
+void server_broadcast_to(struct server *srv, json_object *o, enum server_audience to)
 {
 	const char *s = NULL;
 	size_t len = 0;
@@ -645,6 +658,8 @@ void server_broadcast(struct server *srv, json_object *o)
 	for (struct client *cl = srv->clients, *next; cl; cl = next) {
 		next = cl->next;
 		if (!cl->subscribed || cl->eof)
+			continue;
+		if ((to == SERVER_TO_PLAIN && cl->detail) || (to == SERVER_TO_DETAIL && !cl->detail))
 			continue;
 		if (!s) {
 			s = json_line(o);

@@ -39,6 +39,7 @@ struct server_limits {
 /* What the server did since it started, for status and the tests. */
 struct server_stats {
 	unsigned clients, subscribers;	/* now */
+	unsigned subscribers_detail;	/* of them, sent events in detail */
 	uint64_t accepted;
 	uint64_t refused;		/* no room, nobody to give way: told so and closed */
 	uint64_t evicted;		/* gave way to a newcomer: told so and closed */
@@ -57,8 +58,12 @@ void server_close(struct server *s);
 void server_set_limits(struct server *s, const struct server_limits *limits);
 /* Sends one line to every subscribed client; slow clients lose lines, and are told how many. */
 void server_broadcast(struct server *s, json_object *o);
-/* 0, or -EBUSY when max_subscribers are subscribed already. */
-int client_subscribe(struct client *cl);
+/* The same to those that asked for events in detail, or to the others only */
+enum server_audience { SERVER_TO_ALL, SERVER_TO_PLAIN, SERVER_TO_DETAIL };
+void server_broadcast_to(struct server *s, json_object *o, enum server_audience to);
+/* 0, or -EBUSY when max_subscribers are subscribed already. detail: the client is sent events
+ * in detail (server_broadcast_to()); a second subscribe changes only that. */
+int client_subscribe(struct client *cl, bool detail);
 void client_unsubscribe(struct client *cl);
 unsigned server_clients(const struct server *s);
 struct server_stats server_stats(const struct server *s);

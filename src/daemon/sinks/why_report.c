@@ -2,9 +2,11 @@
 #include <ctype.h>
 #include <fnmatch.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "common/cpulist.h"
 #include "common/json.h"
+#include "common/macro.h"
 #include "daemon/base/log.h"
 #include "daemon/collect/why_counts.h"
 #include "daemon/sinks/event_ring.h"
@@ -14,13 +16,13 @@ struct why_filter {
 	int64_t pid, cpu;	/* -1: any */
 	const char *comm;	/* NULL: any */
 	const char *cpus;	/* a CPU list (-C); NULL: any */
-	json_object *waits;
+	const struct why_named **waits;	/* the matching ones, oldest first: room for all kept */
+	size_t n;
 };
 
 static void collect_wait(const struct why_named *w, void *userdata)
 {
 	struct why_filter *f = userdata;
-	json_object *o;
 
 	if (f->pid >= 0 && w->pid != (uint64_t)f->pid)
 		return;
@@ -30,9 +32,7 @@ static void collect_wait(const struct why_named *w, void *userdata)
 		return;
 	if (f->comm && fnmatch(f->comm, w->comm, 0))
 		return;
-	o = why_json(w);
-	event_add_clocks(o, w->ts_ns);
-	json_object_array_add(f->waits, o);
+	f->waits[f->n++] = w;
 }
 
 json_object *why_request(const struct why_store *s, json_object *req)
@@ -40,20 +40,27 @@ json_object *why_request(const struct why_store *s, json_object *req)
 	struct why_filter f = { .pid = json_get_i64(req, "pid", -1), .cpu = json_get_i64(req, "cpu", -1),
 				.comm = json_has(req, "comm") ? json_get_str(req, "comm", NULL) : NULL,
 				.cpus = json_has(req, "cpus") ? json_get_str(req, "cpus", NULL) : NULL };
+	_cleanup_free_ const struct why_named **waits = NULL;
 	int64_t n = json_get_i64(req, "n", 0);
+	/* the stacks always (irqlat why prints them), the timelines when asked for */
+	unsigned detail = WHY_DETAIL_STACKS | (json_get_i64(req, "timeline", 0) ? WHY_DETAIL_TIMELINE : 0);
 	json_object *o, *last;
-	size_t len, first;
 
 	if (n < 0)
 		return json_error_reply("\"n\" takes 0 (all) or more waits");
-	f.waits = json_object_new_array();
+	waits = calloc((size_t)s->ncpus * s->per_cpu + 1, sizeof(*waits));
+	if (!waits)
+		return json_error_reply("out of memory");
+	f.waits = waits;
 	why_walk(s, collect_wait, &f);
-	len = json_object_array_length(f.waits);
-	first = n && len > (size_t)n ? len - (size_t)n : 0;
 	last = json_object_new_array();
-	for (size_t i = first; i < len; i++)
-		json_object_array_add(last, json_object_get(json_object_array_get_idx(f.waits, i)));
-	json_object_put(f.waits);
+	for (size_t i = n && f.n > (size_t)n ? f.n - (size_t)n : 0; i < f.n; i++) {
+		json_object *w = why_json(waits[i]);
+
+		why_json_detail(w, waits[i], detail);
+		event_add_clocks(w, waits[i]->ts_ns);
+		json_object_array_add(last, w);
+	}
 	o = json_object_new_object();
 	json_object_object_add(o, "waits", last);
 	json_object_object_add(o, "kept_per_cpu", json_object_new_int((int32_t)s->per_cpu));
@@ -61,6 +68,26 @@ json_object *why_request(const struct why_store *s, json_object *req)
 	json_object_object_add(o, "unpaired", json_object_new_uint64(s->unpaired));
 	json_object_object_add(o, "lone", json_object_new_uint64(s->lone));
 	return json_ok_reply(o);
+}
+
+void why_detail_events(const struct why_store *s, json_object *answer)
+{
+	json_object *events, *why;
+
+	if (!json_object_object_get_ex(answer, "events", &events))
+		return;
+	for (size_t i = 0; i < json_array_len(events); i++) {
+		json_object *e = json_array_at(events, i);
+		const struct why_named *w;
+
+		if (!json_object_object_get_ex(e, "why", &why) || !json_is_object(why))
+			continue;
+		w = why_find(s, (uint32_t)json_get_u64(why, "cpu", UINT32_MAX), json_get_u64(why, "ts_ns", 0));
+		if (w)
+			why_json_detail(why, w, WHY_DETAIL_ALL);
+		else
+			json_object_object_add(why, "timeline_gone", json_object_new_boolean(true));
+	}
 }
 
 static json_object *parts_json(const uint64_t *part_ns)

@@ -9,10 +9,14 @@
 
 struct jfields;
 
-/* The "why" request: {"cmd":"why", "pid":N | "cpu":N | "comm":"PATTERN", "n":N}: the kept
- * explained waits of that task, CPU or comm (a glob), the last n (0: all), oldest first:
- * {"waits":[why_json()...], "kept":N, "explained":N, "unpaired":N, "lone":N} */
+/* The "why" request: {"cmd":"why", "pid":N | "cpu":N | "comm":"PATTERN", "n":N, "timeline":B}:
+ * the kept explained waits of that task, CPU or comm (a glob), the last n (0: all), oldest
+ * first, with their stacks and, asked for, their timelines: {"waits":[why_json()...],
+ * "kept":N, "explained":N, "unpaired":N, "lone":N} */
 json_object *why_request(const struct why_store *s, json_object *req);
+/* An "events" answer in detail: each outlier's "why" with its timeline and stacks from the
+ * kept waits, or "timeline_gone": true when its wait is no longer kept */
+void why_detail_events(const struct why_store *s, json_object *answer);
 /* status's "why": what the late waits spent in each part, per CPU and class of wait, since start,
  * as the kernel counted them (why_counts.h), beside the explanations the daemon received:
  * {"explained", "unpaired", "lone" (records received), "counted_by": "kernel", "waits",

@@ -237,7 +237,7 @@ int tracepoints_handle(struct tp_set *s, const void *data, size_t size)
 		uint64_t wall_ns;
 		_cleanup_json_ json_object *o = event_json(t, e, &wall_ns);
 
-		event_publish(s->ring, s->srv, o, wall_ns);
+		event_publish(s->ring, s->srv, o, wall_ns, NULL);
 	}
 	return 0;
 }

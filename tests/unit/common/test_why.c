@@ -262,8 +262,14 @@ static void test_timeline_json(void **state)
 	w->tl[w->ntl++] = (struct why_tl){ .t_ns = 0, .type = FL_TIMER, .a = 700, .c = 0, .name = "hrtimer_wakeup" };
 	w->tl[w->ntl++] = (struct why_tl){ .t_ns = 100, .type = FL_WAKE, .a = 1234, .c = 1 };
 	w->tl[w->ntl++] = (struct why_tl){ .t_ns = 1700000, .type = FL_SWITCH, .a = 99, .b = 1234, .c = 0u << 16 | 4 };
+	/* not in the summary every event carries: only where asked for */
 	o = why_json(w);
+	assert_false(json_object_object_get_ex(o, "timeline", NULL));
+	why_json_detail(o, w, WHY_DETAIL_STACKS);
+	assert_false(json_object_object_get_ex(o, "timeline", NULL));
+	why_json_detail(o, w, WHY_DETAIL_TIMELINE);
 	assert_int_equal(why_from_json(o, back), 0);
+	assert_false(back->tl_gone);
 	assert_int_equal(back->ntl, 4);
 	assert_int_equal(back->start_ns, w->start_ns);
 	assert_true(back->tl_partial);
@@ -275,6 +281,13 @@ static void test_timeline_json(void **state)
 		assert_string_equal(back->tl[i].name, w->tl[i].name);
 	}
 	assert_int_equal(back->tl[3].b, 1234);
+	json_object_put(o);
+	/* one no longer kept when the detail was asked for: said so */
+	o = why_json(w);
+	json_object_object_add(o, "timeline_gone", json_object_new_boolean(true));
+	assert_int_equal(why_from_json(o, back), 0);
+	assert_true(back->tl_gone);
+	assert_int_equal(back->ntl, 0);
 	json_object_put(o);
 	free(w);
 	free(back);

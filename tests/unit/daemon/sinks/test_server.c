@@ -42,7 +42,8 @@ static json_object *on_request(void *userdata, struct client *cl, json_object *r
 	f->requests++;
 	if (json_object_object_get_ex(req, "cmd", &v)) {
 		json_object_object_add(o, "cmd", json_object_get(v));
-		if (!strcmp(json_object_get_string(v), "subscribe") && client_subscribe(cl) < 0) {
+		if (!strcmp(json_object_get_string(v), "subscribe") &&
+		    client_subscribe(cl, json_object_object_get_ex(req, "detail", NULL)) < 0) {
 			json_object_put(o);
 			return json_error_reply("too many subscribers");
 		}
@@ -210,6 +211,54 @@ static void test_subscribers(void **state)
 	assert_int_equal(poll(&p, 1, 50), 0);
 	close(sub);
 	close(other);
+}
+
+/* Events in detail go to the subscribers that asked for them, the plain ones to the others,
+ * one line an event each; the counts follow subscribe, resubscribe and leaving */
+static void test_detail_subscribers(void **state)
+{
+	struct fixture *f = *state;
+	int plain = connect_to(f), detail = connect_to(f);
+	json_object *a, *ev = json_object_new_object();
+
+	send_str(plain, "{\"cmd\":\"subscribe\"}\n");
+	json_object_put(read_answer(f, plain));
+	send_str(detail, "{\"cmd\":\"subscribe\",\"detail\":true}\n");
+	json_object_put(read_answer(f, detail));
+	assert_int_equal(server_stats(f->srv).subscribers, 2);
+	assert_int_equal(server_stats(f->srv).subscribers_detail, 1);
+	json_object_object_add(ev, "n", json_object_new_int(1));
+	server_broadcast_to(f->srv, ev, SERVER_TO_PLAIN);
+	json_object_object_add(ev, "n", json_object_new_int(2));
+	server_broadcast_to(f->srv, ev, SERVER_TO_DETAIL);
+	json_object_object_add(ev, "n", json_object_new_int(3));
+	server_broadcast(f->srv, ev);
+	json_object_put(ev);
+	a = read_answer(f, plain);
+	assert_int_equal(json_get_i64(a, "n", 0), 1);
+	json_object_put(a);
+	a = read_answer(f, plain);
+	assert_int_equal(json_get_i64(a, "n", 0), 3);
+	json_object_put(a);
+	a = read_answer(f, detail);
+	assert_int_equal(json_get_i64(a, "n", 0), 2);
+	json_object_put(a);
+	a = read_answer(f, detail);
+	assert_int_equal(json_get_i64(a, "n", 0), 3);
+	json_object_put(a);
+	/* subscribing again without detail changes only that */
+	send_str(detail, "{\"cmd\":\"subscribe\"}\n");
+	json_object_put(read_answer(f, detail));
+	assert_int_equal(server_stats(f->srv).subscribers, 2);
+	assert_int_equal(server_stats(f->srv).subscribers_detail, 0);
+	send_str(detail, "{\"cmd\":\"subscribe\",\"detail\":true}\n");
+	json_object_put(read_answer(f, detail));
+	close(detail);
+	close(plain);
+	for (int i = 0; i < 20 && server_clients(f->srv); i++)
+		serve(f);
+	assert_int_equal(server_stats(f->srv).subscribers, 0);
+	assert_int_equal(server_stats(f->srv).subscribers_detail, 0);
 }
 
 /* A client that sends requests and leaves without reading the answers: the daemon's write
@@ -772,6 +821,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_request_answer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_subscribers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_detail_subscribers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_client_gone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_max_clients, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_room, setup, teardown),
