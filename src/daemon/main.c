@@ -15,6 +15,7 @@
 #include "daemon/system/ksym.h"
 #include "daemon/capture/actions.h"
 #include "daemon/collect/collect.h"
+#include "daemon/collect/stacks.h"
 #include "daemon/config/config_build.h"
 #include "daemon/sinks/journal.h"
 #include "daemon/base/heap.h"
@@ -750,6 +751,7 @@ static void daemon_stop(struct daemon *d, bool started)
 	actions_stop(&d->actions);
 	outlier_destroy(&d->outliers);
 	why_store_free(&d->why);
+	stacks_free();
 	why_counts_free(&d->why_counts);	/* before the loader unmaps what it reads */
 	summary_free(&d->summary);
 	if (attached)

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 #include "daemon/collect/stacks.h"
+#include "daemon/collect/collect.h"
 #include "daemon/system/ksym.h"
+#include "daemon/system/umaps.h"
 #include "daemon/base/log.h"
 #include "common/macro.h"
 #include "irqlat_abi.h"
@@ -11,30 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int umap_format(FILE *maps, uint64_t addr, char *buf, size_t len)
-{
-	char line[4096];
-
-	while (fgets(line, sizeof(line), maps)) {
-		uint64_t start, end, foff;
-		char path[4096] = "";
-		int n;
-
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64 " %*s %*s%n", &start, &end, &foff, &n) != 3)
-			continue;
-		if (addr < start || addr >= end)
-			continue;
-		if (sscanf(line + n, " %4095[^\n]", path) != 1)
-			snprintf(buf, len, "[anon]+0x%" PRIx64, addr - start);
-		else if (path[0] == '[')
-			snprintf(buf, len, "%s+0x%" PRIx64, path, addr - start);
-		else
-			snprintf(buf, len, "%s+0x%" PRIx64, path, addr - start + foff);
-		return 0;
-	}
-	snprintf(buf, len, "0x%" PRIx64, addr);
-	return -ENOENT;
-}
+static struct umaps_cache umaps;	/* the tasks' mappings, kept a second */
 
 /* The frames of the program that took the stack (bpf_get_task_stack() of current starts in
  * itself): the helper, the program ("bpf_prog_TAG_NAME"), the tracepoint's trampoline */
@@ -62,7 +41,7 @@ void stacks_text(const struct why_event *e, char *kbuf, size_t klen, char *ubuf,
 	unsigned nu = e->ustack_n < WHY_USTACK ? e->ustack_n : WHY_USTACK;
 	size_t used = 0;
 	bool lead = true;
-	char frame[256], path[64];
+	char frame[256];
 
 	*kbuf = *ubuf = 0;
 	if (!e->stack_pid)
@@ -82,16 +61,15 @@ void stacks_text(const struct why_event *e, char *kbuf, size_t klen, char *ubuf,
 	if (!nu)
 		return;
 	used = 0;
-	snprintf(path, sizeof(path), "/proc/%u/maps", e->stack_pid);
-	_cleanup_fclose_ FILE *m = fopen(path, "re");	/* gone with its task: addresses */
+	const struct umaps *m = umaps_get(&umaps, e->stack_pid, now_ns());	/* NULL: gone, addresses */
 
 	for (unsigned i = 0; i < nu; i++) {
-		if (m) {
-			rewind(m);
-			umap_format(m, e->ustack[i], frame, sizeof(frame));
-		} else {
-			snprintf(frame, sizeof(frame), "0x%" PRIx64, (uint64_t)e->ustack[i]);
-		}
+		umaps_name(m, e->ustack[i], frame, sizeof(frame));
 		join(ubuf, ulen, &used, frame);
 	}
+}
+
+void stacks_free(void)
+{
+	umaps_cache_free(&umaps);
 }
