@@ -586,4 +586,16 @@ void why_timeline_pick(struct why_named *w, const struct timeline_event *t, why_
 			name(ctx, r->type, r->b, e->name, sizeof(e->name));
 		w->ntl++;
 	}
+	/* in time order: a program that sends a record to the ring buffer raises the irq_work
+	 * interrupt that wakes the reader, and that interrupt's record goes in before the
+	 * program's own (a NET_RX end after the IWI that came 18 us later). Few and nearly in
+	 * order already: an insertion sort, which keeps equal times in their order. */
+	for (unsigned i = 1; i < w->ntl; i++) {
+		struct why_tl t = w->tl[i];
+		unsigned j = i;
+
+		for (; j > 0 && w->tl[j - 1].t_ns > t.t_ns; j--)
+			w->tl[j] = w->tl[j - 1];
+		w->tl[j] = t;
+	}
 }

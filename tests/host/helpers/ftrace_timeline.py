@@ -130,6 +130,7 @@ with open(waits_file) as f:
                 out["ours"].append("%s %d (ftrace's nearest %s ns away)" % (k, e["ts_ns"], d))
             else:
                 used.add(hit)
+        mine.sort()  # bisected below: in time order, whatever order the timeline has
         mine_ts = [m[0] for m in mine]
         i = bisect.bisect_left(stamps, start + tol)
         while i < len(events) and events[i][0] <= end - tol:

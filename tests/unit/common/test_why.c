@@ -213,6 +213,19 @@ static void test_timeline_window(void **state)
 	assert_int_equal(w->tl[0].t_ns, 100);
 	assert_string_equal(w->tl[0].name, "");		/* cell 0: none */
 
+	/* written out of time order (an interrupt's record before that of the program it
+	 * interrupted, which read its time first): the timeline is in time order */
+	t->head = 3;
+	t->rec[TIMELINE_BLOCK + 0] = (struct flight_rec){ .ts_ns = 610, .type = FL_VECTOR, .a = 1, .b = 0 };
+	t->rec[TIMELINE_BLOCK + 1] = (struct flight_rec){ .ts_ns = 605, .type = FL_SOFTIRQ, .a = 2, .b = 0 };
+	t->rec[TIMELINE_BLOCK + 2] = (struct flight_rec){ .ts_ns = 620, .type = FL_SWITCH, .a = 3, .b = 4 };
+	why_timeline_pick(w, t, name_stub, NULL);
+	assert_int_equal(w->ntl, 3);
+	assert_int_equal(w->tl[0].type, FL_SOFTIRQ);
+	assert_int_equal(w->tl[0].t_ns, 105);
+	assert_int_equal(w->tl[1].type, FL_VECTOR);
+	assert_int_equal(w->tl[2].type, FL_SWITCH);
+
 	/* nothing recorded */
 	t->head = 0;
 	why_timeline_pick(w, t, name_stub, NULL);
