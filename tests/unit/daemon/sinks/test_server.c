@@ -213,13 +213,22 @@ static void test_subscribers(void **state)
 	close(other);
 }
 
+/* The next line fd reads has "n": n */
+static void expect_n(struct fixture *f, int fd, int64_t n)
+{
+	json_object *a = read_answer(f, fd);
+
+	assert_int_equal(json_get_i64(a, "n", 0), n);
+	json_object_put(a);
+}
+
 /* Events in detail go to the subscribers that asked for them, the plain ones to the others,
  * one line an event each; the counts follow subscribe, resubscribe and leaving */
 static void test_detail_subscribers(void **state)
 {
 	struct fixture *f = *state;
 	int plain = connect_to(f), detail = connect_to(f);
-	json_object *a, *ev = json_object_new_object();
+	json_object *ev = json_object_new_object();
 
 	send_str(plain, "{\"cmd\":\"subscribe\"}\n");
 	json_object_put(read_answer(f, plain));
@@ -234,18 +243,10 @@ static void test_detail_subscribers(void **state)
 	json_object_object_add(ev, "n", json_object_new_int(3));
 	server_broadcast(f->srv, ev);
 	json_object_put(ev);
-	a = read_answer(f, plain);
-	assert_int_equal(json_get_i64(a, "n", 0), 1);
-	json_object_put(a);
-	a = read_answer(f, plain);
-	assert_int_equal(json_get_i64(a, "n", 0), 3);
-	json_object_put(a);
-	a = read_answer(f, detail);
-	assert_int_equal(json_get_i64(a, "n", 0), 2);
-	json_object_put(a);
-	a = read_answer(f, detail);
-	assert_int_equal(json_get_i64(a, "n", 0), 3);
-	json_object_put(a);
+	expect_n(f, plain, 1);
+	expect_n(f, plain, 3);
+	expect_n(f, detail, 2);
+	expect_n(f, detail, 3);
 	/* subscribing again without detail changes only that */
 	send_str(detail, "{\"cmd\":\"subscribe\"}\n");
 	json_object_put(read_answer(f, detail));
