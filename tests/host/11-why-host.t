@@ -202,7 +202,7 @@ todo_check "status: CPU 1's late wake-ups' parts add up to their total ($P = $S)
 daemon_entries "$MID_WAKEUP" >"$TMP/journal.json"
 diag "wake-up outlier entries: $(wc -l <"$TMP/journal.json")"
 jq -r 'select(.WHY_TOTAL_NS) | .MESSAGE' "$TMP/journal.json" | head -3 | sed 's/^/#   /'
-SUMS='[.[] | select(.WHY_TOTAL_NS) | {total: (.WHY_TOTAL_NS | tonumber), parts: ([to_entries[] | select(.key | test("^WHY_[A-Z_]+_NS$")) | select(.key != "WHY_TOTAL_NS" and (.key | startswith("WHY_TOP_") | not)) | .value | tonumber] | add), flags: .WHY_FLAGS, msg: .MESSAGE}]'
+SUMS='[.[] | select(.WHY_TOTAL_NS) | {total: (.WHY_TOTAL_NS | tonumber), parts: ([to_entries[] | select(.key | test("^WHY_[A-Z_]+_NS$")) | select(.key != "WHY_TOTAL_NS" and .key != "WHY_TIMELINE_START_NS" and (.key | startswith("WHY_TOP_") | not)) | .value | tonumber] | add), flags: .WHY_FLAGS, msg: .MESSAGE}]'
 jq -s -c "$SUMS | .[] | select(.parts != .total)" "$TMP/journal.json" | head -3 | sed 's/^/#   does not add up: /'
 todo_check "every explained entry's WHY_*_NS fields add up to WHY_TOTAL_NS" \
 	jq -e -s "$SUMS | length > 0 and all(.parts == .total)" "$TMP/journal.json"
