@@ -226,16 +226,20 @@ void why_add(struct why_store *s, const struct why_named *w, bool paired)
 	s->recent[cpu * s->per_cpu + slot] = *w;
 }
 
+/* The i-th oldest wait kept of that CPU */
+static const struct why_named *kept_at(const struct why_store *s, unsigned cpu, unsigned i)
+{
+	return &s->recent[cpu * s->per_cpu + (s->head[cpu] + i) % s->per_cpu];
+}
+
 const struct why_named *why_find(const struct why_store *s, uint32_t cpu, uint64_t ts_ns)
 {
 	if (cpu >= s->ncpus)
 		return NULL;
 	/* newest first: a detail asked for is most often of a recent outlier */
 	for (unsigned i = s->len[cpu]; i-- > 0;) {
-		const struct why_named *w = &s->recent[cpu * s->per_cpu + (s->head[cpu] + i) % s->per_cpu];
-
-		if (w->ts_ns == ts_ns)
-			return w;
+		if (kept_at(s, cpu, i)->ts_ns == ts_ns)
+			return kept_at(s, cpu, i);
 	}
 	return NULL;
 }
@@ -257,7 +261,7 @@ void why_walk(const struct why_store *s, why_visit_fn fn, void *userdata)
 		return;
 	for (unsigned cpu = 0; cpu < s->ncpus; cpu++)
 		for (unsigned i = 0; i < s->len[cpu]; i++)
-			all[n++] = &s->recent[cpu * s->per_cpu + (s->head[cpu] + i) % s->per_cpu];
+			all[n++] = kept_at(s, cpu, i);
 	qsort(all, n, sizeof(*all), by_time);
 	for (size_t i = 0; i < n; i++)
 		fn(all[i], userdata);

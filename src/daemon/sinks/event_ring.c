@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The ring of recent events behind `irqlat events`, and the clocks of an event. An event is
- * kept as the text it was streamed as (a few hundred bytes, or some KiB with a timeline and
- * stacks): the argument names it was printed with stay right after its module is reloaded
- * with other ones. */
+ * kept as the text it was streamed as (a few hundred bytes; an outlier's explanation without
+ * its timeline and stacks, which why_detail_events() adds on request): the argument names it
+ * was printed with stay right after its module is reloaded with other ones. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
