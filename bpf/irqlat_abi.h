@@ -214,6 +214,9 @@ struct timer_slot {
 	__u32 woke;		/* the first task the callback woke (pid); 0: none */
 };
 enum timer_slot_ctx { TIMER_HARD = 0, TIMER_SOFT = 1 };
+/* Whose stacks an outlier's explanation takes, each at most once a CPU every STACKS_GAP */
+enum why_stacks_for { STACKS_WAIT = 0, STACKS_TIMER = 1 };
+#define STACKS_GAP 1024	/* in 2^20 ns: 1.07 s */
 
 /* The CPU's clock lines: one element per CPU of the clock_cpu map (a plain mmapable array, as
  * the kinds' states), shared by every object as the cell pool is. Line A is the interrupt
@@ -254,13 +257,16 @@ struct cpu_clock {
 	__u32 curr_pid;		/* the task switched in last */
 	__u32 flight_head;	/* the next slot of flight[]: here, in sched_switch's line, since line A is
 				 * full; the interrupts touch this line once more */
-	__u32 _pad_b1;
+	__u32 oncpu_pid;	/* a task a timer's callback woke while it ran here (the callback interrupted
+				 * it): its stamp waits for the next switch on this CPU (or the next such
+				 * wake), which tells whether it ran on from the wake (its wait ended at
+				 * oncpu_ns) or left the CPU runnable (its switch-in ends the wait); 0: none */
 	__u64 timeline_ns;	/* the last timeline sent from this CPU (why.bpf.h's timeline_send()) */
-	__u64 _pad_b;
+	__u64 oncpu_ns;		/* that wake's time */
 	/* line C: timer.bpf.c's running callbacks, read by sched_waking */
 	struct timer_slot slot[2];	/* enum timer_slot_ctx */
 	__u32 wake_cell;	/* KIND_WAKEUP_CPU's cell index + 1 */
-	__u32 _pad_c;
+	__u16 stacks_at[2];	/* the last stacks taken here, in 2^20 ns mod 2^16, by enum why_stacks_for */
 	__u64 timer_fn;		/* the expiring timer's function, passed through here: the verifier reads a
 				 * function pointer as read-only memory, and a number back */
 	/* the ring of recent interference events, recent_head % RECENT_EVENTS next */
@@ -297,6 +303,8 @@ enum why_part {
 #define WHY_F_SOFT		0x20	/* the timer ran in softirq context (HRTIMER_SOFTIRQ) */
 #define WHY_F_ON_CPU		0x40	/* threaded IRQ: the thread was still on the CPU (taken at its handler's start) */
 #define WHY_F_WOKE		0x80	/* late timer: its callback woke a task (pid) */
+#define WHY_F_RAN_ON		0x100	/* wake-up of the task the timer's callback interrupted, which ran on: the
+					 * wait ended at the wake, its parts the timer's lateness and its interrupt */
 
 /* The explanation of one outlier's wait, sent right after its outlier record (same cell and
  * ts_ns): a timer wake-up (KIND_WAKEUP), a threaded IRQ's wake-to-run (KIND_THREADED) or a late

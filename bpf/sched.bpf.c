@@ -197,11 +197,38 @@ __noinline int wakeup_end(struct cpu_clock *k, __u32 pid, struct why_work *wk)
 	return 0;
 }
 
+/* The wait of a task woken while it ran on this CPU (k->oncpu_pid) ended at its wake
+ * (k->oncpu_ns): it ran on from there. wk->in.waiter: the task. Called at the CPU's next
+ * switch (the task leaves the CPU, not runnable) or at its next such wake (it ran on through
+ * its next cycle without a switch). */
+static __always_inline void wakeup_ran_on(struct cpu_clock *k, struct why_work *wk, __u32 pid)
+{
+	struct why_in *in = &wk->in;
+	__u64 waiter = in->waiter;
+
+	__builtin_memset(in, 0, sizeof(*in));
+	in->end_ns = k->oncpu_ns;
+	in->waiter = waiter;
+	in->pid = pid;
+	in->flags = WHY_F_RAN_ON;
+	wakeup_end(k, pid, wk);
+}
+
+/* Where sched_waking resolves an earlier on-CPU wake: not why_work_cpu, which sched_switch
+ * uses with interrupts off, but a waking callback can run inside another's softirq */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct why_work);
+	__uint(max_entries, 1);
+} why_work_waking SEC(".maps");
+
 /* task_struct's state before Linux 5.14 renamed it __state */
 struct task_struct___pre514 {
 	long state;
 } __attribute__((preserve_access_index));
 
+#define TASK_RUNNING 0x0
 #define TASK_INTERRUPTIBLE 0x1
 
 /* Whether prev, switched out by itself (not preempted), sleeps interruptibly: an IRQ thread
@@ -219,6 +246,36 @@ static __always_inline bool sleeps_for_irq(bool preempt, struct task_struct *pre
 	else
 		state = BPF_CORE_READ(old, state);
 	return state == TASK_INTERRUPTIBLE;
+}
+
+/* The CPU's first switch after a wake of the task it ran (k->oncpu_pid): that task leaves
+ * runnable (preempted at the interrupt's end, or yielding in its own schedule() to a task
+ * of higher priority the interrupt woke), and its switch-in ends its wait as any stamp's; or
+ * it leaves not runnable, having run on from the wake, where its wait ended. wk->in.waiter:
+ * prev. */
+__noinline int oncpu_switch(struct cpu_clock *k, struct why_work *wk, __u32 prev_pid, __u32 preempt)
+{
+	struct task_struct___pre514 *old;
+	struct task_struct *prev;
+	unsigned long state;
+	__u32 pid;
+
+	if (!k || !wk)
+		return 0;
+	pid = k->oncpu_pid;
+	k->oncpu_pid = 0;
+	prev = (struct task_struct *)wk->in.waiter;
+	old = (void *)prev;
+	if (bpf_core_field_exists(prev->__state))
+		state = BPF_CORE_READ(prev, __state);
+	else
+		state = BPF_CORE_READ(old, state);
+	if (pid == prev_pid && (preempt || state == TASK_RUNNING))
+		return 0;
+	if (pid != prev_pid)	/* a switch the programs missed: not the task, and the wait ends */
+		wk->in.waiter = 0;
+	wakeup_ran_on(k, wk, pid);
+	return 0;
 }
 
 /* A tracked IRQ thread leaves the CPU. Going to sleep for its IRQ, it has served every wake
@@ -315,6 +372,15 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev, st
 		k->switches++;
 
 waits:	/* the waits: one word of each filter for every task nobody stamped */
+	if (wakeups_on && k->oncpu_pid) {
+		__u32 zero = 0;
+		struct why_work *wk = bpf_map_lookup_elem(&why_work_cpu, &zero);
+
+		if (wk) {
+			wk->in.waiter = (__u64)prev;
+			oncpu_switch(k, wk, prev_pid, preempt);
+		}
+	}
 	if (threaded_on && threaded_pid_tracked(prev_pid))
 		threaded_switch_out(prev_pid, preempt, prev, now);
 	if (wakeups_on) {
@@ -348,15 +414,19 @@ waits:	/* the waits: one word of each filter for every task nobody stamped */
 }
 
 /* A task woken inside an hrtimer callback (hard-IRQ context, or the HRTIMER softirq with no
- * hard-IRQ context on top of it, not paused): stamped unless it is on a CPU (the task the
- * callback interrupted, or one still switching out elsewhere: no switch-in follows, and a
- * stamp would wait for its next one, however much later). The first task woken is the
- * callback's too, for its lateness outlier. */
+ * hard-IRQ context on top of it, not paused) is stamped, unless it is on another CPU (still
+ * switching out there: no switch-in follows, and a stamp would wait for its next one, however
+ * much later). The task the callback interrupted, running here between setting its sleep
+ * state and sleeping, is stamped too, and the CPU's next switch decides (k->oncpu_pid): it
+ * left runnable (preempted at the interrupt's end), and its switch-in ends the wait; or it ran
+ * on, and the wait ended at the wake. rtla's timerlat thread is such a task whenever its timer
+ * fires before it has slept, and its latency then is the timer's lateness, or a preemption's.
+ * The first task woken is the callback's too, for its lateness outlier. */
 static __noinline int waking_stamp(struct cpu_clock *k, struct task_struct *p)
 {
 	struct timer_slot *ts;
 	struct wait_slot *ws;
-	__u32 pid, key, flags = 0;
+	__u32 pid, key, flags = 0, oncpu = 0;
 	__u64 *w;
 
 	if (!k)
@@ -374,8 +444,19 @@ static __noinline int waking_stamp(struct cpu_clock *k, struct task_struct *p)
 		return 0;
 	if (!ts->woke)
 		ts->woke = pid;
-	if (BPF_CORE_READ(p, on_cpu))
-		return 0;
+	if (BPF_CORE_READ(p, on_cpu)) {
+		__u32 zero = 0;
+		struct why_work *wk;
+
+		if (pid != k->curr_pid)
+			return 0;
+		/* it ran on through a cycle since its last such wake, which ended then */
+		if (k->oncpu_pid == pid && (wk = bpf_map_lookup_elem(&why_work_waking, &zero))) {
+			wk->in.waiter = (__u64)p;
+			wakeup_ran_on(k, wk, pid);
+		}
+		oncpu = pid;
+	}
 	if ((__u32)bpf_get_current_pid_tgid() == 0)
 		flags |= WHY_F_IDLE_AT_EXPIRY;
 	key = pid & (WAIT_SLOTS - 1);
@@ -400,6 +481,10 @@ static __noinline int waking_stamp(struct cpu_clock *k, struct task_struct *p)
 	w = pid_word(pid);
 	if (w)
 		__sync_fetch_and_or(w, 1ull << (pid & 63));
+	if (oncpu) {
+		k->oncpu_ns = bpf_ktime_get_ns();
+		k->oncpu_pid = oncpu;
+	}
 	return 0;
 }
 

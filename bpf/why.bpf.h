@@ -225,19 +225,33 @@ static __always_inline void timeline_send(const struct cpu_clock *k, __u32 cell,
 
 /* The stacks of the task on this CPU into the record, if it is the one the record names
  * (blocker: a kernel pointer as a number; current in sched_switch is the task being switched
- * out). bpf_get_task_stack() of current, not bpf_get_stack(): the global functions that make
- * the records have no context to pass it (Linux 6.1 types no global function argument as a
- * context). Not a STACK_TRACE map with bpf_get_stackid(): its ids are a hash of the stack whose
- * buckets a later stack overwrites (the daemon would read another task's stack, or none) and
- * every record would cost the daemon a lookup syscall; here the frames travel in the record
- * itself, and only outliers take them. */
-static __always_inline void why_stacks(struct why_event *e, __u64 blocker)
+ * out), and not the idle task (its stack is the idle loop's). At most once a CPU every
+ * STACKS_GAP for each of the two kinds of record (a late timer and the wait it delays come
+ * together, and each should have its stacks): the two helper calls walk the kernel's and
+ * the user's frames, some 20 us an outlier under emulation, where the rest of the outlier's
+ * work is a few hundred ns, and a flood of late timers made them most of the timer
+ * programs' time. bpf_get_task_stack() of current, not bpf_get_stack(): the global functions
+ * that make the records have no context to pass it (Linux 6.1 types no global function
+ * argument as a context). Not a STACK_TRACE map with bpf_get_stackid(): its ids are a hash of
+ * the stack whose buckets a later stack overwrites (the daemon would read another task's
+ * stack, or none) and every record would cost the daemon a lookup syscall; here the frames
+ * travel in the record itself, and only outliers take them. */
+static __always_inline void why_stacks(const struct cpu_clock *k, struct why_event *e, __u64 blocker, __u64 now,
+				       enum why_stacks_for what)
 {
+	__u16 t = (__u16)(now >> 20);
+	__u64 id;
 	long n;
 
 	if (!blocker || blocker != bpf_get_current_task())
 		return;
-	e->stack_pid = bpf_get_current_pid_tgid();
+	if ((__u16)(t - k->stacks_at[what & 1]) < STACKS_GAP)
+		return;
+	id = bpf_get_current_pid_tgid();
+	if ((__u32)id == 0)
+		return;
+	((struct cpu_clock *)k)->stacks_at[what & 1] = t;
+	e->stack_pid = (__u32)id;
 	n = bpf_get_task_stack(bpf_get_current_task_btf(), e->kstack, sizeof(e->kstack), 0);
 	e->kstack_n = n > 0 ? (__u64)n / 8 : 0;
 	n = bpf_get_task_stack(bpf_get_current_task_btf(), e->ustack, sizeof(e->ustack), BPF_F_USER_STACK);
@@ -258,7 +272,7 @@ __noinline int why_wait(const struct cpu_clock *k, struct why_work *w)
 	__u64 waiter_prio;
 	/* kernel pointers held as numbers, read by CO-RE probe reads (not the struct they are in) */
 	struct task_struct *waiter, *blocker;
-	__u64 blocker_pid, blocker_prio, others, idle_exp, moved, no_clocks, unsplit, split;
+	__u64 blocker_pid, blocker_prio, others, idle_exp, ran_on, moved, no_clocks, unsplit, split;
 	__u64 d_task, switches, has_blocker, blocking, lower;
 	struct why_snap *to;
 	struct why_event *e;
@@ -281,15 +295,18 @@ __noinline int why_wait(const struct cpu_clock *k, struct why_work *w)
 	idle_exp = flags & WHY_F_IDLE_AT_EXPIRY;
 	part[WHY_LATE_IDLE] = late * idle_exp;
 	part[WHY_LATE_BUSY] = late * (1 - idle_exp);
-	moved = bf_nz(in->wake_cpu ^ cpu);
-	no_clocks = (1 - in->from.valid) | (1 - bf_nz(k->switch_ns)) | bf_nz(total >> 32);
+	/* a wait that ended at its wake (the task ran on, WHY_F_RAN_ON) is its timer's lateness and
+	 * then the callback's interrupt up to the wake, exactly: no clocks to split */
+	ran_on = bf_nz(flags & WHY_F_RAN_ON);
+	moved = bf_nz(in->wake_cpu ^ cpu) * (1 - ran_on);
+	no_clocks = ((1 - in->from.valid) | (1 - bf_nz(k->switch_ns)) | bf_nz(total >> 32)) * (1 - ran_on);
 	unsplit = moved | no_clocks;
 	flags |= moved * WHY_F_MOVED | no_clocks * WHY_F_NO_CLOCKS;
 	part[WHY_UNSPLIT] = total * unsplit;
-	split = 1 - unsplit;
+	split = 1 - unsplit - ran_on;
 	why_snapshot(k, in->end_ns, to);
 	part[WHY_IRQ] = (__u32)(to->irq - in->from.irq) * split;
-	part[WHY_VECTOR] = (__u32)(to->vec - in->from.vec) * split;
+	part[WHY_VECTOR] = (__u32)(to->vec - in->from.vec) * split + bf_pos(total - late) * ran_on;
 	part[WHY_SOFTIRQ] = (__u32)(to->softirq - in->from.softirq) * split;
 	part[WHY_NMI] = (__u32)(to->nmi - in->from.nmi) * split;
 	part[WHY_IDLE] = (__u32)(to->idle - in->from.idle) * split;
@@ -330,9 +347,9 @@ __noinline int why_wait(const struct cpu_clock *k, struct why_work *w)
 	e->waiter_prio = waiter_prio;
 	if (in->blocker) {
 		why_task(e, in->blocker);
-		why_stacks(e, in->blocker);
+		why_stacks(k, e, in->blocker, in->end_ns, STACKS_WAIT);
 	}
-	if (!(flags & (WHY_F_MOVED | WHY_F_NO_CLOCKS)))
+	if (!(flags & (WHY_F_MOVED | WHY_F_NO_CLOCKS | WHY_F_RAN_ON)))
 		why_top(k, in->cb_ns, in->end_ns, false, e->top, &e->flags, NULL);
 	e->flags |= flags;
 	bpf_ringbuf_submit(e, 0);
@@ -419,7 +436,7 @@ __noinline int why_late_timer(const struct cpu_clock *k, const struct timer_slot
 	e->blocker_policy = BPF_CORE_READ(cur, policy);
 	bpf_get_current_comm(e->blocker_comm, sizeof(e->blocker_comm));
 	/* where the CPU was when the timer was due: the interrupted context (idle: the idle loop) */
-	why_stacks(e, (__u64)cur);
+	why_stacks(k, e, (__u64)cur, c, STACKS_TIMER);
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }

@@ -33,7 +33,7 @@ static const struct {
 	{ WHY_F_IDLE_AT_EXPIRY, "idle_at_expiry" }, { WHY_F_MOVED, "moved" },
 	{ WHY_F_NO_CLOCKS, "no_clocks" }, { WHY_F_BLOCKER_LOWER, "blocker_lower" },
 	{ WHY_F_RECENT_PARTIAL, "recent_partial" }, { WHY_F_SOFT, "soft" },
-	{ WHY_F_ON_CPU, "on_cpu" }, { WHY_F_WOKE, "woke" },
+	{ WHY_F_ON_CPU, "on_cpu" }, { WHY_F_WOKE, "woke" }, { WHY_F_RAN_ON, "ran_on" },
 };
 
 const char *why_class_name(enum why_class c)
