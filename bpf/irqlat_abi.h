@@ -312,6 +312,15 @@ enum why_part {
 /* Frames of a why_event's stacks: deep enough to reach below the scheduler and an interrupt's
  * entry to the code that was running (24), and the user stack's top frames only (8) */
 #define WHY_KSTACK 24
+/* bpf/ksym.bpf.c's request: addresses in, the kernel's names of them out ("" when unknown) */
+#define KSYM_BATCH WHY_KSTACK
+#define KSYM_NAME 128
+struct ksym_req {
+	__u64 addr[KSYM_BATCH];
+	char name[KSYM_BATCH][KSYM_NAME];
+	__u32 n;
+	__u32 _pad;
+};
 #define WHY_USTACK 8
 struct why_event {
 	__u32 type;		/* RB_WHY */

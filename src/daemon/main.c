@@ -12,7 +12,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <systemd/sd-event.h>
-#include "daemon/system/ksym.h"
+#include "daemon/system/ksym_kernel.h"
 #include "daemon/capture/actions.h"
 #include "daemon/collect/collect.h"
 #include "daemon/collect/stacks.h"
@@ -51,7 +51,6 @@ struct daemon {
 	struct event_ring events;	/* the recent ones, for irqlat events */
 	struct ring_buffer *rb;
 	sd_event_source *tick_src, *rb_src, *rb_turn_src;
-	sd_event_source *ksym_src;	/* the stacks' symbol table, read while idle */
 	bool rb_was_last;	/* the last source dispatched was the ring buffer's read */
 	uint64_t next_tick_us;
 	/* systemd integration: reload re-reads the file and this command line */
@@ -565,18 +564,6 @@ static void raise_fd_limit(const struct daemon_config *c)
 			   (unsigned long long)rl.rlim_cur, (unsigned long long)want);
 }
 
-/* The stacks' symbol table (system/ksym.h), some lines at a time whenever nothing else waits:
- * read whole in one go it would hold the loop 70 ms here, seconds under emulation, and the ring
- * buffer fills meanwhile. Stacks explained before it is whole show addresses. */
-#define KSYM_STEP_LINES 1000
-static int on_ksym_step(sd_event_source *s, void *userdata)
-{
-	(void)userdata;
-	if (ksym_table_step(KSYM_STEP_LINES) != 0)
-		sd_event_source_set_enabled(s, SD_EVENT_OFF);
-	return 0;
-}
-
 static int daemon_start(struct daemon *d)
 {
 	static const struct {
@@ -708,15 +695,10 @@ static int daemon_start(struct daemon *d)
 		log_notice("group %s does not exist: only root may connect to %s (mode %04o); create the group "
 			   "(systemd-sysusers, or groupadd --system %s) and add its users, or set socket-group or socket-mode",
 			   no_group, d->cfg.socket_path, (unsigned)d->cfg.socket_mode, no_group);
-	if (ksym_table_start() == 0) {
-		r = sd_event_add_defer(d->ev, &d->ksym_src, on_ksym_step, d);
-		if (r >= 0)
-			r = sd_event_source_set_priority(d->ksym_src, SD_EVENT_PRIORITY_IDLE);
-		if (r >= 0)
-			r = sd_event_source_set_enabled(d->ksym_src, SD_EVENT_ON);
-		if (r < 0)
-			return log_error_errno(r, "cannot schedule the read of the kernel's symbols: %m");
-	}
+	r = ksym_kernel_open();
+	if (r < 0)
+		log_full_errno(LOG_NOTICE, r, "the kernel cannot name the stacks' frames (a syscall program with bpf_snprintf(), "
+				    "Linux 5.14 and later): stacks show addresses: %m");
 	heap_after_start();
 	/* programs attached, socket listening: only now may systemd order dependants after us */
 	d->status_ns = now_ns();
@@ -730,7 +712,6 @@ static void daemon_stop(struct daemon *d, bool started)
 
 	metrics_close(d->metrics);
 	sd_event_source_disable_unref(d->rb_turn_src);
-	sd_event_source_disable_unref(d->ksym_src);
 	sd_event_source_disable_unref(d->rb_src);
 	sd_event_source_disable_unref(d->tick_src);
 	sd_event_source_disable_unref(d->summary_src);
@@ -752,6 +733,7 @@ static void daemon_stop(struct daemon *d, bool started)
 	outlier_destroy(&d->outliers);
 	why_store_free(&d->why);
 	stacks_free();
+	ksym_kernel_close();
 	why_counts_free(&d->why_counts);	/* before the loader unmaps what it reads */
 	summary_free(&d->summary);
 	if (attached)

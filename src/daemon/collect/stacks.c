@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 #include "daemon/collect/stacks.h"
 #include "daemon/collect/collect.h"
-#include "daemon/system/ksym.h"
+#include "daemon/system/ksym_kernel.h"
 #include "daemon/system/umaps.h"
 #include "daemon/base/log.h"
 #include "common/macro.h"
@@ -36,27 +36,28 @@ static void join(char *buf, size_t len, size_t *used, const char *frame)
 
 void stacks_text(const struct why_event *e, char *kbuf, size_t klen, char *ubuf, size_t ulen)
 {
-	static bool said;	/* the symbols could not be read: logged once */
+	static bool said;	/* the kernel could not name them: logged once */
+	static char names[WHY_KSTACK][KSYM_NAME];
 	unsigned nk = e->kstack_n < WHY_KSTACK ? e->kstack_n : WHY_KSTACK;
 	unsigned nu = e->ustack_n < WHY_USTACK ? e->ustack_n : WHY_USTACK;
 	size_t used = 0;
 	bool lead = true;
 	char frame[256];
+	int r;
 
 	*kbuf = *ubuf = 0;
 	if (!e->stack_pid)
 		return;
+	r = ksym_kernel_names((const uint64_t *)e->kstack, nk, names[0], sizeof(names[0]));
+	if (r < 0 && nk && !said) {
+		said = true;
+		log_warning_errno(r, "Failed to have the kernel name the stacks' frames, stacks show addresses: %m");
+	}
 	for (unsigned i = 0; i < nk; i++) {
-		int r = ksym_table_name(e->kstack[i], frame, sizeof(frame));
-
-		if (r < 0 && r != -EAGAIN && !said) {	/* EAGAIN: still being read */
-			said = true;
-			log_warning_errno(r, "Failed to read the kernel's symbols from /proc/kallsyms, stacks show addresses: %m");
-		}
-		if (lead && bpf_frame(frame))
+		if (lead && bpf_frame(names[i]))
 			continue;
 		lead = false;
-		join(kbuf, klen, &used, frame);
+		join(kbuf, klen, &used, names[i]);
 	}
 	if (!nu)
 		return;

@@ -20,20 +20,6 @@ struct ksym_cached {
 static struct ksym_cached *cache;
 static size_t ncache, cache_cap;
 
-/* The whole table of text symbols, sorted by address, for the stacks: read once, at the first
- * stack; some 16 bytes a symbol and its name in one block (about 5 MiB for a kernel's 120,000) */
-struct ksym_entry {
-	uint64_t addr;
-	uint32_t name;	/* its offset in table.names */
-};
-static struct {
-	struct ksym_entry *sym;
-	char *names;
-	size_t n, cap, used, names_cap;
-	bool zeros;	/* text symbols seen, all at address 0 (kptr_restrict) */
-	FILE *f;	/* being read, a step at a time (ksym_table_step()) */
-	int state;	/* 0 not read yet, 2 being read, 1 read, < 0 why it could not be */
-} table;
 
 void ksym_set_path(const char *path)
 {
@@ -41,21 +27,11 @@ void ksym_set_path(const char *path)
 	ksym_path = path;
 }
 
-static void table_free(void)
-{
-	if (table.f)
-		fclose(table.f);
-	free(table.sym);
-	free(table.names);
-	memset(&table, 0, sizeof(table));
-}
-
 void ksym_free(void)
 {
 	free(cache);
 	cache = NULL;
 	ncache = cache_cap = 0;
-	table_free();
 }
 
 /* One line: "ffffffff8142de30 t hrtimer_wakeup" or with a "\t[module]" tail */
@@ -204,132 +180,6 @@ int ksym_prefill(const char *const *names, size_t n, uint64_t *addrs)
 			}
 	}
 	return found || !zeros ? found : -EPERM;
-}
-
-static int entry_cmp(const void *a, const void *b)
-{
-	const struct ksym_entry *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/* Up to lines more lines of the file into the table: 0 more to read, 1 read whole (sorted, its
- * slack given back), -errno */
-static int table_read(unsigned lines)
-{
-	char line[512], sym[256], type;
-	uint64_t a;
-
-	while (lines-- && fgets(line, sizeof(line), table.f)) {
-		size_t l;
-
-		if (parse_line(line, &a, &type, sym, sizeof(sym)) < 0 || !is_text(type))
-			continue;
-		if (!a) {
-			table.zeros = true;
-			continue;
-		}
-		l = strlen(sym) + 1;
-		if (table.n == table.cap) {
-			size_t cap = table.cap ? 2 * table.cap : 4096;
-			struct ksym_entry *s = realloc(table.sym, cap * sizeof(*s));
-
-			if (!s)
-				return -ENOMEM;
-			table.sym = s;
-			table.cap = cap;
-		}
-		if (table.used + l > table.names_cap) {
-			size_t cap = table.names_cap ? 2 * table.names_cap : 65536;
-			char *s = realloc(table.names, cap);
-
-			if (!s)
-				return -ENOMEM;
-			table.names = s;
-			table.names_cap = cap;
-		}
-		if (table.used + l > UINT32_MAX)
-			return -E2BIG;
-		memcpy(table.names + table.used, sym, l);
-		table.sym[table.n].addr = a;
-		table.sym[table.n++].name = (uint32_t)table.used;
-		table.used += l;
-	}
-	if (!feof(table.f))
-		return ferror(table.f) ? -EIO : 0;
-	fclose(table.f);
-	table.f = NULL;
-	if (!table.n)
-		return table.zeros ? -EPERM : -ENOENT;
-	qsort(table.sym, table.n, sizeof(*table.sym), entry_cmp);
-	/* the doubling's slack back */
-	struct ksym_entry *s = realloc(table.sym, table.n * sizeof(*s));
-	char *nm = realloc(table.names, table.used);
-
-	if (s)
-		table.sym = s;
-	if (nm)
-		table.names = nm;
-	return 1;
-}
-
-/* The read's end: the table, or its error kept (what a failed read holds freed) */
-static int table_done(int r)
-{
-	if (r < 0) {
-		table_free();
-		table.state = r;
-	} else if (r > 0) {
-		table.state = 1;
-	}
-	return r;
-}
-
-int ksym_table_start(void)
-{
-	if (table.state)
-		return table.state == 2 ? 0 : table.state;
-	table.f = fopen(ksym_path ? ksym_path : KALLSYMS, "re");
-	if (!table.f)
-		return table_done(-errno);
-	table.state = 2;
-	return 0;
-}
-
-int ksym_table_step(unsigned lines)
-{
-	if (table.state != 2)
-		return table.state;
-	return table_done(table_read(lines));
-}
-
-int ksym_table_name(uint64_t addr, char *buf, size_t len)
-{
-	size_t lo = 0, hi;
-
-	/* nobody started it (a tool, a test): read it whole now */
-	if (!table.state && ksym_table_start() == 0)
-		table_done(table_read(UINT_MAX));
-	if (table.state != 1) {
-		snprintf(buf, len, "0x%" PRIx64, addr);
-		return table.state == 2 ? -EAGAIN : table.state;
-	}
-	hi = table.n;
-	/* the last symbol at or below addr */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (table.sym[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo) {
-		snprintf(buf, len, "0x%" PRIx64, addr);
-		return 0;
-	}
-	snprintf(buf, len, "%s+0x%" PRIx64, table.names + table.sym[lo - 1].name, addr - table.sym[lo - 1].addr);
-	return 0;
 }
 
 void ksym_name(uint64_t addr, char *buf, size_t len)

@@ -41,57 +41,6 @@ static void name_of(uint64_t addr, const char *want)
 	assert_string_equal(buf, want);
 }
 
-/* The stacks' table: every text symbol, sorted, read once; out of order in the file, as modules'
- * symbols come after the core's; data symbols (D) are no candidate */
-static void table_name(uint64_t addr, int rc, const char *want)
-{
-	char buf[64];
-
-	assert_int_equal(ksym_table_name(addr, buf, sizeof(buf)), rc);
-	assert_string_equal(buf, want);
-}
-
-static void test_table(void **state)
-{
-	char buf[8];
-	(void)state;
-
-	write_kallsyms("ffffffff81000000 T _stext\n"
-		       "ffffffff81200000 T clear_user\n"
-		       "ffffffff81100000 t __schedule\n"
-		       "ffffffff81300000 D jiffies\n"
-		       "ffffffff81150000 W weak_fn\n"
-		       "ffffffffc0001000 t vfio_thing\t[vfio]\n"
-		       "ffffffff81101000 T schedule\n"
-		       "garbage line\n");
-	table_name(0xffffffff81200000ull, 0, "clear_user+0x0");
-	/* read once: the file is gone, the names stay */
-	unlink(path);
-	table_name(0xffffffff80ffffffull, 0, "0xffffffff80ffffff");
-	table_name(0xffffffff8110001full, 0, "__schedule+0x1f");
-	table_name(0xffffffff81100fffull, 0, "__schedule+0xfff");
-	table_name(0xffffffff81101004ull, 0, "schedule+0x4");
-	table_name(0xffffffff81150010ull, 0, "weak_fn+0x10");
-	table_name(0xffffffff81300010ull, 0, "clear_user+0x100010");
-	table_name(0xffffffffc0001008ull, 0, "vfio_thing+0x8");
-	/* a buffer too short cuts, and ends with a NUL */
-	assert_int_equal(ksym_table_name(0xffffffff81200000ull, buf, 6), 0);
-	assert_string_equal(buf, "clear");
-	ksym_set_path(NULL);
-}
-
-/* kptr_restrict: every address reads 0; no file: its error; either way the address is shown */
-static void test_table_hidden(void **state)
-{
-	(void)state;
-	write_kallsyms("0000000000000000 T _stext\n0000000000000000 t __schedule\n");
-	table_name(0xffffffff81100010ull, -EPERM, "0xffffffff81100010");
-	unlink(path);
-	ksym_set_path("/nonexistent/kallsyms");
-	table_name(0xffffffff81100010ull, -ENOENT, "0xffffffff81100010");
-	ksym_set_path(NULL);
-}
-
 static void test_prefill_names_without_a_scan(void **state)
 {
 	static const char *const names[] = { "tick_nohz_handler", "hrtimer_wakeup", "not_here", "dup_fn" };
@@ -157,8 +106,6 @@ static void test_prefill_no_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_table),
-		cmocka_unit_test(test_table_hidden),
 		cmocka_unit_test(test_prefill_names_without_a_scan),
 		cmocka_unit_test(test_prefill_zero_addresses),
 		cmocka_unit_test(test_prefill_no_file),
