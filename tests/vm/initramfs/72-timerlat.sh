@@ -10,8 +10,10 @@
 #  1. a quiet run, then a run with a SCHED_FIFO 99 task (tests/vm/helpers/rt-burst) busy 2 ms
 #     out of every 10 ms on CPU 1, above the thread's FIFO 95: in each, irqlatd's count of the
 #     thread's wake-ups within 2% of rtla's COUNT (quiet) or of ftrace's sched_wakeup events
-#     of the thread (burst), and the maxima within one of irqlatd's histogram buckets (schema
-#     3, bpf/hist_bucket.h: 2^(1/8), 9.05%). rtla's COUNT is its IRQ samples, each one wake-up
+#     of the thread (burst), and irqlatd's longest wait within one of its histogram buckets
+#     (schema 3, bpf/hist_bucket.h: 2^(1/8), 9.05%) of ftrace's longest (its timer's expiry
+#     to its switch-in, from ftrace's own events in a private instance over each run: rtla's
+#     max also holds what delays the thread after its switch-in, see agree()). rtla's COUNT is its IRQ samples, each one wake-up
 #     of the thread when nothing holds it back (rtla 6.1 prints no thread count). The thread is
 #     new at each run, so irqlatd's figures of its pid, read before rtla starts and after it
 #     ended, cover the thread's whole life: from rtla's choice of the tracer (which starts it)
@@ -151,21 +153,20 @@ agree() {
 	in_hist=$(jq --argjson p "$tid" '[(.timers.wakeups // [])[] | select(.pid == $p) | .latency_buckets[]?[2]] | add // 0' "$work/hist-$1.json")
 	outside=$((i_count - r_count)); [ $outside -ge 0 ] || outside=0
 	diag "$1: maxima $i_max ns (irqlatd, bucket $(bucket "$i_max")) and $r_max ns (rtla, bucket $(bucket "$r_max")); irqlatd's wake-ups more than a bucket over rtla's max: $over, wake-ups rtla's window left out: $outside"
-	saw_longest() {
-		awk -v a="$i_max" -v b="$r_max" -v r=$R 'BEGIN { exit !(b <= a * r) }' && return 0
-		why "irqlatd's max (ns)" "$i_max, bucket $(bucket "$i_max")"; why "rtla's max (ns)" "$r_max, bucket $(bucket "$r_max")"
-		why "expected" "rtla's at most 2^(1/8) (one bucket, 9.05%) over irqlatd's"
-		return 1
-	}
-	# A TODO: a timer that fires while the thread is still on its CPU (its previous cycle held
-	# back, by the burst or by the host taking the emulated CPU) wakes it without a switch-in,
-	# which irqlatd does not measure (README: what irqlatd does not measure), and rtla's longest
-	# latency can be such a cycle (ci12 of 2026-12-06: rtla's max 9.48 ms and 12.75 ms against
-	# irqlatd's 6.29 and 9.28, with ftrace counting 64 wake-ups of the thread more than irqlatd in
-	# the burst run; passing in the runs before).
-	todo "wake-ups of a thread still on its CPU are not measured" \
-		"$1: irqlatd's longest wake-up of timerlat/$CPU ($i_max ns) is rtla's max thread latency ($r_max ns) or more, within one bucket" \
-		saw_longest
+	# The longest wait: rtla's max is no reference for it. A timer that fires while the thread
+	# is still on its CPU (its previous cycle held back, by the burst or by the host taking the
+	# emulated CPU) wakes it without a switch-in (ci12 of 2026-12-06: rtla's max 9.48 ms and
+	# 12.75 ms against irqlatd's 6.29 and 9.28, before irqlatd measured those wake-ups); and
+	# rtla's figure also holds whatever delays the thread between its switch-in, where irqlatd's
+	# wait ends, and its clock read: the burst preempting it (a run of 2026-12-07: rtla's max
+	# 16.88 ms, irqlatd's 14.87, the burst's 2 ms), or the host taking the emulated CPU (the
+	# quiet run of the next: 14.18 ms against 11.27). The reference is ftrace's own events over
+	# the same run: the timer's expiry to the thread's switch-in, or to the wake for a wake that
+	# found it on its CPU and ran on (f_max, ftrace_max below); and no wake-up of irqlatd's may
+	# be more than a bucket over rtla's max but outside rtla's window (the check after).
+	diag "$1: ftrace's longest wait of timerlat/$CPU: $f_max ns (bucket $(bucket "$f_max"))"
+	check "$1: irqlatd's longest wake-up of timerlat/$CPU ($i_max ns) is ftrace's longest wait of it ($f_max ns) within one bucket" \
+		awk -v a="$i_max" -v f="$f_max" -v r=$R 'BEGIN { exit !(f > 0 && f <= a * r && a <= f * r) }'
 	# (the histogram must hold every wake-up counted, or a count of 0 over would prove nothing)
 	over_outside() {
 		is_eqn "$in_hist" "$(count "$1-after" "$tid")" "wake-ups in irqlatd's histogram" "its count" &&
@@ -175,9 +176,64 @@ agree() {
 		over_outside "$1"
 }
 
+# A private ftrace instance on CPU $CPU in the daemon's clock (mono) over each run: the thread's
+# wake-ups, its timer's starts (their expiry) and its switches, the burst's switches, the
+# interrupts. trace_off TAG: its events into $work/TAG-trace.txt; f_max: the thread's longest
+# wait by them (ftrace_max).
+trace_on() {
+	mkdir "$I"
+	echo mono >"$I/trace_clock"
+	printf '%x\n' $((1 << CPU)) >"$I/tracing_cpumask"
+	echo 8192 >"$I/buffer_size_kb"
+	echo "prev_comm == \"rt-burst\" || next_comm == \"rt-burst\" || prev_comm == \"timerlat/$CPU\" || next_comm == \"timerlat/$CPU\"" \
+		>"$I/events/sched/sched_switch/filter"
+	echo 1 >"$I/events/sched/sched_switch/enable"
+	echo "comm == \"timerlat/$CPU\"" >"$I/events/sched/sched_wakeup/filter"
+	echo 1 >"$I/events/sched/sched_wakeup/enable"
+	echo 1 >"$I/events/timer/hrtimer_start/enable"
+	for e in "$I"/events/irq_vectors/*_entry "$I"/events/irq_vectors/*_exit "$I"/events/irq/irq_handler_entry "$I"/events/irq/irq_handler_exit; do
+		[ ! -e "$e/enable" ] || echo 1 >"$e/enable"
+	done
+	echo 1 >"$I/tracing_on"
+}
+trace_off() {
+	echo 0 >"$I/tracing_on"
+	cp "$I/trace" "$work/$1-trace.txt"
+	diag "$1: ftrace on CPU $CPU: $(grep -E '^(entries|overrun|dropped events):' "$I/per_cpu/cpu$CPU/stats" | tr '\n' ' ')"
+	cleanup_trace
+	f_max=$(ftrace_max "$work/$1-trace.txt")
+}
+# ftrace_max FILE: ftrace's longest wait of the thread, by the definition irqlatd's README gives, from ftrace's
+# own events: from its timer's expiry (the last hrtimer_start of timerlat_irq, in the trace's
+# mono clock) to its switch-in; a wake that finds it on its CPU (after its switch-in, before
+# its switch-out) ends at the wake if it then leaves the CPU asleep (it ran on), and at its
+# next switch-in if it leaves runnable (prev_state R: preempted)
+ftrace_max() {
+	awk -v c="timerlat/$CPU" '
+function done(d) { if (d > m) m = d }
+{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { split(substr($i, 1, length($i) - 1), q, "."); now = q[1] * 1e9 + (("1" q[2]) - 1000000) * 1000 } }
+/ hrtimer_start: / && / function=timerlat_irq / { for (i = 1; i <= NF; i++) if ($i ~ /^expires=/) ex = substr($i, 9) + 0 }
+$0 ~ (" sched_wakeup: comm=" c " ") {
+	if (!on) { w = ex; next }
+	if (onw) done(onwake - onw)	# woken on its CPU again: it ran on through a cycle
+	onw = ex; onwake = now
+}
+$0 ~ " sched_switch: " {
+	if (index($0, "==> next_comm=" c " ")) { if (w) done(now - w); w = 0; on = 1 }
+	else if (index($0, "prev_comm=" c " ")) {
+		on = 0
+		if (onw) { if ($0 ~ / prev_state=R/) w = onw; else done(onwake - onw) }
+		onw = 0
+	}
+}
+END { printf "%.0f\n", m }' "$1"
+}
+
 # ---- 1. quiet
 rc=0
+trace_on
 run_rtla quiet 8 || rc=$?
+trace_off quiet
 if [ $rc -eq 2 ]; then	# rtla itself could not run: say what it said
 	said=$(grep -v '^ *$' "$work/rtla-quiet.txt" | head -n 3 | tr '\n' ' ')
 	skip "rtla timerlat against irqlatd" "rtla timerlat top did not run here: ${said:-no output}"
@@ -192,18 +248,7 @@ agree quiet
 # the thread's waits it held the CPU for: its sched_switch in and out, less the interrupts
 # that ran on it (the vectors and hard IRQs, whose time irqlatd counts as theirs, not the
 # blocking task's: under emulation a local timer interrupt can take a few hundred us)
-mkdir "$I"
-echo mono >"$I/trace_clock"
-printf '%x\n' $((1 << CPU)) >"$I/tracing_cpumask"
-echo 8192 >"$I/buffer_size_kb"
-echo 'prev_comm == "rt-burst" || next_comm == "rt-burst"' >"$I/events/sched/sched_switch/filter"
-echo 1 >"$I/events/sched/sched_switch/enable"
-echo "comm == \"timerlat/$CPU\"" >"$I/events/sched/sched_wakeup/filter"
-echo 1 >"$I/events/sched/sched_wakeup/enable"
-for e in "$I"/events/irq_vectors/*_entry "$I"/events/irq_vectors/*_exit "$I"/events/irq/irq_handler_entry "$I"/events/irq/irq_handler_exit; do
-	[ ! -e "$e/enable" ] || echo 1 >"$e/enable"
-done
-echo 1 >"$I/tracing_on"
+trace_on
 rt-burst $CPU 99 2000 10000 40 >"$work/burst.txt" 2>&1 &
 burst=$!
 sleep 0.5
@@ -217,10 +262,7 @@ check "rtla timerlat top runs beside the burst, its thread seen" test $rc -eq 0
 kill "$burst" 2>/dev/null || true
 wait "$burst" 2>/dev/null || true
 burst_pid=$burst burst=
-echo 0 >"$I/tracing_on"
-cp "$I/trace" "$work/burst-trace.txt"
-diag "ftrace on CPU $CPU: $(grep -E '^(entries|overrun|dropped events):' "$I/per_cpu/cpu$CPU/stats" | tr '\n' ' ')"
-cleanup_trace
+trace_off burst
 f_count=$(grep -c " sched_wakeup: comm=timerlat/$CPU pid=$tid " "$work/burst-trace.txt") || true
 agree burst
 check "rtla's own max thread latency ($r_max ns) shows the burst holding its thread back (1 ms or more)" \
@@ -287,3 +329,17 @@ awk -v b="$burst_pid" '2 * $1 > $2 && $1 >= 20000 && !($3 == "blocking" && $4 ==
 held_named() { is_gt "$held" 0 "waits the burst held CPU $CPU for most of (ftrace)" && is_eq "$named" "$held" "of them, those whose top cause is the burst (irqlatd)" "all of them"; }
 check "each wait of timerlat/$CPU the burst held CPU $CPU for most of, by ftrace, has it as top cause ($named of $held)" held_named
 check_grep "irqlat why names it on the screen" "blocking task .*rt-burst\[$burst_pid\] (FIFO 99)" "$work/why.txt"
+
+# ---- 3. the stacks' kernel frames, named by the kernel itself (bpf/ksym.bpf.c, a syscall
+# program: Linux 5.14 and later, so Debian 12's 6.1 too): every named frame of the kept waits'
+# stacks (the burst's, where it was switched out) is a text symbol of /proc/kallsyms
+jq -r '[.waits[] | .stacks.kernel // [] | .[]] | .[]' "$work/why-all-burst.json" >"$work/frames.txt"
+sed -n 's/^\([A-Za-z0-9_.]*\)+0x[0-9a-f]*\( \[.*\]\)\{0,1\}$/\1/p' "$work/frames.txt" | sort -u >"$work/frame-names.txt"
+awk '$2 ~ /^[tTwW]$/ { print $3 }' /proc/kallsyms | sort -u >"$work/text-symbols.txt"
+unknown=$(comm -23 "$work/frame-names.txt" "$work/text-symbols.txt" | head -n 5 | tr '\n' ' ')
+diag "kernel frames in the kept waits' stacks: $(wc -l <"$work/frames.txt"), $(wc -l <"$work/frame-names.txt") functions named; as addresses: $(grep -c '^0x' "$work/frames.txt")"
+named_frames() {
+	is_gt "$(wc -l <"$work/frame-names.txt")" 0 "functions named in the stacks' frames" &&
+		is_eq "${unknown:-none}" none "named frames that are no text symbol of /proc/kallsyms" "none"
+}
+check "the stacks' kernel frames are named, each a text symbol of /proc/kallsyms" named_frames
