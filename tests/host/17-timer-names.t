@@ -2,8 +2,8 @@
 # Timer functions are named without a scan of /proc/kallsyms on the daemon's loop (a scan held
 # it about 70 ms here): the vmlinux functions that can be an hrtimer's function are named in the
 # one scan at start-up, and the file is opened again only for a function outside that set (a
-# module's). The stacks of explained waits are named from a table of the file's text symbols,
-# read once, a step at a time after start-up: one more open. References: strace's record of every openat() of /proc/kallsyms, bpftool's dump of
+# module's). The stacks of explained waits are named by the kernel (bpf/ksym.bpf.c), not from
+# the file. References: strace's record of every openat() of /proc/kallsyms, bpftool's dump of
 # the kernel's BTF (the functions whose prototype returns enum hrtimer_restart), and
 # /proc/kallsyms itself for the names shown.
 . "$(dirname "$0")/../lib.sh"
@@ -39,10 +39,10 @@ check_grep "timer functions named, the scheduler tick's among them" \
 	-xE 'tick_nohz_handler|tick_sched_timer' "$TMP/named"
 opened_once() {
 	is_nonempty "$TMP/callbacks" &&
-		is_between "$opens" 2 $((2 + outside)) "openat() of /proc/kallsyms" "2 (the start-up's scan, the stacks' table) + the functions outside BTF's callbacks"
+		is_between "$opens" 1 $((1 + outside)) "openat() of /proc/kallsyms" "1 (the start-up's scan) + the functions outside BTF's callbacks"
 }
-check "/proc/kallsyms opened once at start-up and once for the stacks' table, again at most once per function outside BTF's hrtimer callbacks" opened_once
-[ "$opens" -le $((2 + outside)) ] || grep '/proc/kallsyms' "$TMP/strace" | sed 's/^/# /'
+check "/proc/kallsyms opened once at start-up, again at most once per function outside BTF's hrtimer callbacks" opened_once
+[ "$opens" -le $((1 + outside)) ] || grep '/proc/kallsyms' "$TMP/strace" | sed 's/^/# /'
 names_are_functions() {
 	local f
 	while read -r f; do

@@ -1,10 +1,15 @@
 #!/bin/bash
 # The outlier's timeline (issue 26): each late wake-up's timeline, the flight recorder's events
-# of its CPU over the wait, against ftrace's own events of that CPU over the same run. The load
-# is 21-why-irq-load.t's B: cyclictest's thread (SCHED_FIFO 95) pinned to CPU 1, NET_RX of
-# loopback traffic steered to CPU 1 by tests/host/helpers/lo-flood.c (each datagram 20 us
-# there, a net_rx_action() of 64 of them about 1.3 ms, which a wake-up in it waits out);
-# irqlatd with its defaults. The reference is a private tracefs instance on CPU 1 with
+# of its CPU over the wait, against ftrace's own events of that CPU over the same run.
+# cyclictest's thread (SCHED_FIFO 95) pinned to CPU 1, irqlatd with its defaults, under two
+# loads in turn:
+#  netrx: 21-why-irq-load.t's B, NET_RX of loopback traffic steered to CPU 1 by
+#    tests/host/helpers/lo-flood.c (each datagram 20 us there, a net_rx_action() of 64 of them
+#    about 1.3 ms, which a wake-up in it waits out);
+#  fifo: 11-why-host.t's SCHED_FIFO 99 loop on CPU 1, busy 2 ms out of every 10 ms: a wake-up
+#    in a burst waits for its end (the timeline holds the loop's switch-in and out).
+# (Not 21's disk-IRQ flood: this machine's disk IRQs take a few us each, between which
+# cyclictest runs; the wake-ups late under it are the hypervisor's, with no event in them.) The reference is a private tracefs instance on CPU 1 with
 # trace_clock mono (the daemon's clock): irq_handler_entry/exit, softirq_entry/exit,
 # irq_vectors' entries and exits, sched_switch, hrtimer_expire_entry.
 # tests/host/helpers/ftrace_timeline.py compares, within each wait's window (its timer's expiry
@@ -20,20 +25,22 @@ if [ -z "${IRQLAT_TEST_NS:-}" ]; then
 	IRQLAT_TEST_NS=1 exec unshare --mount --propagation private "$0" "$@"
 fi
 . "$(dirname "$0")/../lib.sh"
-plan 9
+plan 15
 
 INST=/sys/kernel/tracing/instances/irqlat-timeline23-$$
 FOLLOW=
 LOAD=
+BURST=
 timeline_cleanup() {
 	[ -n "$LOAD" ] && kill "$LOAD" 2>/dev/null && wait "$LOAD" 2>/dev/null
+	[ -n "$BURST" ] && kill "$BURST" 2>/dev/null && wait "$BURST" 2>/dev/null
 	[ -n "$FOLLOW" ] && kill "$FOLLOW" 2>/dev/null && wait "$FOLLOW" 2>/dev/null
 	stop_daemon
 	[ -d "$INST" ] && rmdir "$INST"
 	rm -rf "$TMP"
 }
 trap timeline_cleanup EXIT
-for t in cyclictest jq python3 cc; do
+for t in cyclictest chrt taskset jq python3 cc; do
 	command -v "$t" >/dev/null || { echo "Bail out! $t is missing (scripts/install-deps test)"; exit 1; }
 done
 [ "$(nproc)" -ge 2 ] || { echo "1..0 # SKIP needs 2 CPUs"; exit 0; }
@@ -53,50 +60,6 @@ irqlat events -f -J --detail >"$TMP/events.json" 2>"$TMP/events.err" &
 FOLLOW=$!
 
 mono_ns() { python3 -c 'import time; print(time.monotonic_ns())'; }
-"$TMP/lo-flood" 9 0 1 20 >"$TMP/lo-flood.out" 2>&1 &
-LOAD=$!
-sleep 1
-echo >"$INST/trace"
-echo 1 >"$INST/tracing_on"
-from=$(mono_ns)
-cyclictest -m -q -t1 -p 95 -a 1 -i 1000 -l 3000 >"$TMP/cyclictest" 2>&1
-to=$(mono_ns)
-echo 0 >"$INST/tracing_on"
-cp "$INST/trace" "$TMP/trace"
-TID=$(sed -nE 's/^T: *0 *\( *([0-9]+)\).*/\1/p' "$TMP/cyclictest")
-diag "cyclictest: $(grep '^T:' "$TMP/cyclictest"); ftrace's instance on CPU 1: $(grep -E '^(entries|overrun|dropped events):' "$INST"/per_cpu/cpu1/stats | tr '\n' ' ')"
-sleep 1	# the last outliers on their way to irqlat events
-irqlat why --timeline cyclictest >"$TMP/why.txt"
-irqlat events --detail >"$TMP/detail.txt"	# all kept: the load's own outliers came after the run
-wait "$LOAD"; LOAD=
-
-# the thread's late wake-ups on CPU 1 in the run, with their timelines
-jq -c --argjson a "$from" --argjson b "$to" --argjson tid "${TID:-0}" 'select(.why) | .why
-	| select(.cpu == 1 and .pid == $tid and .class == "wakeup" and .ts_ns > $a and .ts_ns < $b
-		and (.flags | index("moved") | not))' "$TMP/events.json" >"$TMP/waits"
-jq -c 'select(.timeline)' "$TMP/waits" >"$TMP/with-timeline"
-# One timeline a CPU every 20 ms at most (bpf/why.bpf.h, TIMELINE_GAP_NS): the thread's waits
-# without one, each with the time since the last timeline of any explanation on CPU 1 before
-# it (-1: none before)
-jq -r 'select(.why and .why.cpu == 1) | .why | "\(.ts_ns) \(if .timeline then 1 else 0 end)"' "$TMP/events.json" | sort -n |
-	awk 'FNR == NR { mine[$1] = 1; next }
-		$2 == 1 { last = $1; next }
-		($1 in mine) { print $1, last ? $1 - last : -1 }' <(jq -r '.ts_ns' "$TMP/waits") - >"$TMP/without-timeline"
-unexcused=$(awk '$2 < 0 || $2 >= 20000000' "$TMP/without-timeline")
-python3 "$TOP/tests/host/helpers/ftrace_timeline.py" "$TMP/trace" 1 "$TMP/with-timeline" >"$TMP/cmp"
-jq -c 'select(.outside | not)' "$TMP/cmp" >"$TMP/cmp.in"
-nwaits=$(grep -c . "$TMP/waits"); ntl=$(grep -c . "$TMP/with-timeline"); nin=$(grep -c . "$TMP/cmp.in")
-compared=$(jq -s 'map(.compared) | add // 0' "$TMP/cmp.in")
-ftrace_n=$(jq -s 'map(select(.partial | not) | .ftrace) | add // 0' "$TMP/cmp.in")
-ours_off=$(jq -r '.id as $id | .ours[] | "\($id): \(.)"' "$TMP/cmp.in")
-theirs_off=$(jq -r '.id as $id | .theirs[] | "\($id): \(.)"' "$TMP/cmp.in")
-partial=$(jq -s 'map(select(.partial)) | length' "$TMP/cmp.in")
-diag "the thread's late wake-ups on CPU 1: $nwaits, $ntl with a timeline, $nin in ftrace's trace ($partial partial); irqlatd's events compared: $compared, ftrace's: $ftrace_n"
-diag "a wake-up, as irqlat why --timeline prints it:"
-awk '/^[0-9]/ { n++; keep = 0 } /^  timeline \(/ { keep = 1 } { block[n] = block[n] $0 "\n"; if (keep) last = n } END { printf "%s", block[last] }' "$TMP/why.txt" | head -40 | sed 's/^/#   /'
-[ -n "$ours_off" ] && sed 's/^/#   not ftrace'"'"'s: /' <<<"$ours_off" | head -20
-[ -n "$theirs_off" ] && sed 's/^/#   not in the timeline: /' <<<"$theirs_off" | head -20
-
 # few LINES N WHAT: at most 2% of N (two at least) lines
 few() {
 	local n; n=$(grep -c . <<<"$1")
@@ -104,17 +67,82 @@ few() {
 	why "$3 ($n of $2; 2% allowed, two at least)" "$1"
 	return 1
 }
-check "the load made late wake-ups of the thread on CPU 1 ($nwaits)" is_ge "$nwaits" 5 "late wake-ups"
-check "every explained wake-up came with its timeline, but within 20 ms of its CPU's last ($ntl of $nwaits with one)" \
-	few "$unexcused" "$nwaits" "waits without a timeline 20 ms or more after the last (ns, since it)"
-check "ftrace's trace covers some of them ($nin)" is_ge "$nin" 5 "waits compared"
-check "each timeline's switches, interrupts' ends and timer callbacks in its wait are ftrace's, within 1 us ($compared)" \
-	few "$ours_off" "$compared" "irqlatd's events that ftrace has not"
-check "each of ftrace's events in a wait is in its timeline ($ftrace_n)" few "$theirs_off" "$ftrace_n" "ftrace's events the timeline lacks"
-# the switch-in that ends the wait is the recorder's own record of that sched_switch: its time is
-# the wait's end exactly
-check "each timeline holds the thread's switch-in at the wait's end, to the ns" \
-	jq_every "<$TMP/with-timeline" '.[]' '. as $w | any(.timeline.events[]; .what == "switch" and .next_pid == $w.pid and .ts_ns == $w.ts_ns)' -s
+# scenario NAME: cyclictest on CPU 1 under the trace, with the load already on; the thread's
+# late wake-ups on CPU 1 in the run against ftrace's events, six checks prefixed NAME
+scenario() {
+	local n=$1 from to tid
+	echo >"$INST/trace"
+	echo 1 >"$INST/tracing_on"
+	from=$(mono_ns)
+	cyclictest -m -q -t1 -p 95 -a 1 -i 1000 -l 3000 >"$TMP/$n.cyclictest" 2>&1
+	to=$(mono_ns)
+	echo 0 >"$INST/tracing_on"
+	cp "$INST/trace" "$TMP/$n.trace"
+	tid=$(sed -nE 's/^T: *0 *\( *([0-9]+)\).*/\1/p' "$TMP/$n.cyclictest")
+	diag "$n: cyclictest: $(grep '^T:' "$TMP/$n.cyclictest"); ftrace's instance on CPU 1: $(grep -E '^(entries|overrun|dropped events):' "$INST"/per_cpu/cpu1/stats | tr '\n' ' ')"
+	sleep 1	# the last outliers on their way to irqlat events
+	# the thread's late wake-ups on CPU 1 in the run, with their timelines
+	jq -c --argjson a "$from" --argjson b "$to" --argjson tid "${tid:-0}" 'select(.why) | .why
+		| select(.cpu == 1 and .pid == $tid and .class == "wakeup" and .ts_ns > $a and .ts_ns < $b
+			and (.flags | index("moved") | not))' "$TMP/events.json" >"$TMP/$n.waits"
+	jq -c 'select(.timeline)' "$TMP/$n.waits" >"$TMP/$n.with-timeline"
+	# One timeline a CPU every 20 ms at most (bpf/why.bpf.h, TIMELINE_GAP_NS): the thread's
+	# waits without one, each with the time since the last timeline of any explanation on CPU 1
+	# before it (-1: none before)
+	jq -r 'select(.why and .why.cpu == 1) | .why | "\(.ts_ns) \(if .timeline then 1 else 0 end)"' "$TMP/events.json" | sort -n |
+		awk 'FNR == NR { mine[$1] = 1; next }
+			$2 == 1 { last = $1; next }
+			($1 in mine) { print $1, last ? $1 - last : -1 }' <(jq -r '.ts_ns' "$TMP/$n.waits") - >"$TMP/$n.without-timeline"
+	local unexcused; unexcused=$(awk '$2 < 0 || $2 >= 20000000' "$TMP/$n.without-timeline")
+	python3 "$TOP/tests/host/helpers/ftrace_timeline.py" "$TMP/$n.trace" 1 "$TMP/$n.with-timeline" >"$TMP/$n.cmp"
+	jq -c 'select(.outside | not)' "$TMP/$n.cmp" >"$TMP/$n.cmp.in"
+	local nwaits ntl nin compared ftrace_n ours_off theirs_off partial
+	nwaits=$(grep -c . "$TMP/$n.waits"); ntl=$(grep -c . "$TMP/$n.with-timeline"); nin=$(grep -c . "$TMP/$n.cmp.in")
+	compared=$(jq -s 'map(.compared) | add // 0' "$TMP/$n.cmp.in")
+	ftrace_n=$(jq -s 'map(select(.partial | not) | .ftrace) | add // 0' "$TMP/$n.cmp.in")
+	ours_off=$(jq -r '.id as $id | .ours[] | "\($id): \(.)"' "$TMP/$n.cmp.in")
+	theirs_off=$(jq -r '.id as $id | .theirs[] | "\($id): \(.)"' "$TMP/$n.cmp.in")
+	partial=$(jq -s 'map(select(.partial)) | length' "$TMP/$n.cmp.in")
+	diag "$n: the thread's late wake-ups on CPU 1: $nwaits, $ntl with a timeline, $nin in ftrace's trace ($partial partial); irqlatd's events compared: $compared, ftrace's: $ftrace_n"
+	[ -n "$ours_off" ] && sed 's/^/#   not ftrace'"'"'s: /' <<<"$ours_off" | head -20
+	[ -n "$theirs_off" ] && sed 's/^/#   not in the timeline: /' <<<"$theirs_off" | head -20
+	check "$n: the load made late wake-ups of the thread on CPU 1 ($nwaits)" is_ge "$nwaits" 5 "late wake-ups"
+	check "$n: every explained wake-up came with its timeline, but within 20 ms of its CPU's last ($ntl of $nwaits with one)" \
+		few "$unexcused" "$nwaits" "waits without a timeline 20 ms or more after the last (ns, since it)"
+	check "$n: ftrace's trace covers some of them ($nin)" is_ge "$nin" 5 "waits compared"
+	check "$n: each timeline's switches, interrupts' ends and timer callbacks in its wait are ftrace's, within 1 us ($compared)" \
+		few "$ours_off" "$compared" "irqlatd's events that ftrace has not"
+	check "$n: each of ftrace's events in a wait is in its timeline ($ftrace_n)" few "$theirs_off" "$ftrace_n" "ftrace's events the timeline lacks"
+	# the switch-in that ends the wait is the recorder's own record of that sched_switch: its
+	# time is the wait's end exactly
+	check "$n: each timeline holds the thread's switch-in at the wait's end, to the ns" \
+		jq_every "<$TMP/$n.with-timeline" '.[]' '. as $w | any(.timeline.events[]; .what == "switch" and .next_pid == $w.pid and .ts_ns == $w.ts_ns)' -s
+}
+
+"$TMP/lo-flood" 9 0 1 20 >"$TMP/lo-flood.out" 2>&1 &
+LOAD=$!
+sleep 1
+scenario netrx
+wait "$LOAD"; LOAD=
+
+cat >"$TMP/burst.py" <<'PY'
+import time
+while True:
+    t = time.monotonic()
+    while time.monotonic() - t < 0.002:
+        pass
+    time.sleep(0.008)
+PY
+chrt -f 99 taskset -c 1 python3 "$TMP/burst.py" &
+BURST=$!
+sleep 0.5
+scenario fifo
+kill "$BURST"; wait "$BURST" 2>/dev/null; BURST=
+
+irqlat why --timeline cyclictest >"$TMP/why.txt"
+irqlat events --detail >"$TMP/detail.txt"
+diag "a wake-up, as irqlat why --timeline prints it:"
+awk '/^[0-9]/ { n++; keep = 0 } /^  timeline \(/ { keep = 1 } { block[n] = block[n] $0 "\n"; if (keep) last = n } END { printf "%s", block[last] }' "$TMP/why.txt" | head -40 | sed 's/^/#   /'
 check "irqlat why --timeline prints the waits' timelines, their start and end marked" \
 	eval 'grep -q "^  timeline (us from" "$TMP/why.txt" && grep -q -- "-- wait starts" "$TMP/why.txt" && grep -q -- "-- wait ends" "$TMP/why.txt"'
 check "irqlat events --detail prints an outlier's timeline" grep -q "^  timeline (us from" "$TMP/detail.txt"
