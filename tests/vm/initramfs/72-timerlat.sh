@@ -170,10 +170,12 @@ agree() {
 		awk -v a="$i_max" -v f="$f_max" -v r=$R 'BEGIN { exit !(f > 0 && a <= f * r) }'
 	# and none missed: quiet, a check; beside the burst a TODO. One run of 2026-12-07 (ci17)
 	# had irqlatd's longest at 7.98 ms where ftrace's was 9.49 and rtla's 9.55, with the
-	# counts equal (6888): one wait measured 1.5 ms short, the cause not found yet.
+	# counts equal (6888). The likely cause is ftrace_max()'s, not irqlatd's: it then took the
+	# thread's wake by rtla's teardown (kthread_stop(), after its timer had stopped waking it)
+	# for a timer's; it takes only hard-IRQ wakes since. A TODO until runs confirm it.
 	saw_longest() { awk -v a="$i_max" -v f="$f_max" -v r=$R 'BEGIN { exit !(f > 0 && f <= a * r) }'; }
 	if [ "$1" = burst ]; then
-		todo "beside the burst one wait measured 1.5 ms short in one run (ci17): cause not found" \
+		todo "beside the burst ftrace's longest was 1.5 ms over irqlatd's in one run (ci17): ftrace_max()'s teardown wake, likely" \
 			"$1: irqlatd's longest wake-up of timerlat/$CPU ($i_max ns) is ftrace's longest ($f_max ns) or more, within one bucket" saw_longest
 	else
 		check "$1: irqlatd's longest wake-up of timerlat/$CPU ($i_max ns) is ftrace's longest ($f_max ns) or more, within one bucket" saw_longest
@@ -218,13 +220,17 @@ trace_off() {
 # own events: from its timer's expiry (the last hrtimer_start of timerlat_irq, in the trace's
 # mono clock) to its switch-in; a wake that finds it on its CPU (after its switch-in, before
 # its switch-out) ends at the wake if it then leaves the CPU asleep (it ran on), and at its
-# next switch-in if it leaves runnable (prev_state R: preempted)
+# next switch-in if it leaves runnable (prev_state R: preempted). Only wakes in hard-IRQ
+# context (an h among the flags, wherever PREEMPT_RT's extra columns put it) are the timer's: when rtla turns tracing off, timerlat_irq stops
+# waking the thread, which sleeps past its last expiry until rtla's teardown stops it
+# (kthread_stop(), from a task), and that wait is no timer's, nor irqlatd's.
 ftrace_max() {
 	awk -v c="timerlat/$CPU" '
 function done(d) { if (d > m) m = d }
 { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { split(substr($i, 1, length($i) - 1), q, "."); now = q[1] * 1e9 + (("1" q[2]) - 1000000) * 1000 } }
 / hrtimer_start: / && / function=timerlat_irq / { for (i = 1; i <= NF; i++) if ($i ~ /^expires=/) ex = substr($i, 9) + 0 }
 $0 ~ (" sched_wakeup: comm=" c " ") {
+	if ($0 !~ / \[[0-9]+\] [^ ]*[hH]/) next	# not in hard-IRQ context: no timer'"'"'s (kthread_stop()'"'"'s at the end)
 	if (!on) { w = ex; next }
 	if (onw) done(onwake - onw)	# woken on its CPU again: it ran on through a cycle
 	onw = ex; onwake = now
@@ -343,14 +349,20 @@ check_grep "irqlat why names it on the screen" "blocking task .*rt-burst\[$burst
 
 # ---- 3. the stacks' kernel frames, named by the kernel itself (bpf/ksym.bpf.c, a syscall
 # program: Linux 5.14 and later, so Debian 12's 6.1 too): every named frame of the kept waits'
-# stacks (the burst's, where it was switched out) is a text symbol of /proc/kallsyms
-jq -r '[.waits[] | .stacks.kernel // [] | .[]] | .[]' "$work/why-all-burst.json" >"$work/frames.txt"
+# stacks is a text symbol of /proc/kallsyms. A CPU takes stacks once a second at most, so the
+# kept waits may hold none: then this says so and skips.
+jq -r '[.waits[] | .stacks.kernel // [] | .[]] | .[]' "$work/why-all-burst.json" "$work/why-all-quiet.json" >"$work/frames.txt"
 sed -n 's/^\([A-Za-z0-9_.]*\)+0x[0-9a-f]*\( \[.*\]\)\{0,1\}$/\1/p' "$work/frames.txt" | sort -u >"$work/frame-names.txt"
-awk '$2 ~ /^[tTwW]$/ { print $3 }' /proc/kallsyms | sort -u >"$work/text-symbols.txt"
-unknown=$(comm -23 "$work/frame-names.txt" "$work/text-symbols.txt" | head -n 5 | tr '\n' ' ')
-diag "kernel frames in the kept waits' stacks: $(wc -l <"$work/frames.txt"), $(wc -l <"$work/frame-names.txt") functions named; as addresses: $(grep -c '^0x' "$work/frames.txt")"
-named_frames() {
-	is_gt "$(wc -l <"$work/frame-names.txt")" 0 "functions named in the stacks' frames" &&
-		is_eq "${unknown:-none}" none "named frames that are no text symbol of /proc/kallsyms" "none"
-}
-check "the stacks' kernel frames are named, each a text symbol of /proc/kallsyms" named_frames
+awk '$2 ~ /^[tTwW]$/ { print $3 }' /proc/kallsyms >"$work/text-symbols.txt"
+unknown=$(awk 'FNR == NR { t[$1] = 1; next } !($1 in t)' "$work/text-symbols.txt" "$work/frame-names.txt" | head -n 5 | tr '\n' ' ')
+addresses=$(grep -c '^0x' "$work/frames.txt") || true
+diag "kernel frames in the kept waits' stacks: $(wc -l <"$work/frames.txt"), $(wc -l <"$work/frame-names.txt") functions named; as addresses: $addresses"
+if [ ! -s "$work/frames.txt" ]; then
+	skip "the stacks' kernel frames named" "no kept wait holds a stack (one a CPU each second)"
+else
+	named_frames() {
+		is_gt "$(wc -l <"$work/frame-names.txt")" 0 "functions named in the stacks' frames" &&
+			is_eq "${unknown:-none}" none "named frames that are no text symbol of /proc/kallsyms" "none"
+	}
+	check "the stacks' kernel frames are named, each a text symbol of /proc/kallsyms" named_frames
+fi
