@@ -44,15 +44,7 @@ ftrace_cpu1 "$INST" 8192 sched/sched_switch irq/irq_handler_entry irq/irq_handle
 start_daemon --log-target journal --metrics "127.0.0.1:$MP" --outlier-cap 0 || { echo "Bail out! irqlatd did not start"; exit 1; }
 echo 1 >"$INST/tracing_on"
 
-cat >"$TMP/burst.py" <<'PY'
-import time
-while True:
-    t = time.monotonic()
-    while time.monotonic() - t < 0.002:
-        pass
-    time.sleep(0.008)
-PY
-chrt -f 99 taskset -c 1 python3 "$TMP/burst.py" &
+chrt -f 99 taskset -c 1 python3 "$TOP/tests/host/helpers/burst.py" &
 BURST=$!
 cyclictest -m -q -t1 -p 95 -a 1 -i 1000 -l 3000 >"$TMP/cyclictest.out" 2>&1
 kill "$BURST"; wait "$BURST" 2>/dev/null

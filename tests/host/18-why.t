@@ -97,15 +97,7 @@ dump >"$TMP/before"
 echo 1 >"$INST/tracing_on"
 
 # the bursts: SCHED_FIFO 99 on CPU 1, 2 ms busy out of every 10
-cat >"$TMP/burst.py" <<'EOF'
-import time
-while True:
-    t = time.monotonic()
-    while time.monotonic() - t < 0.002:
-        pass
-    time.sleep(0.008)
-EOF
-chrt -f 99 taskset -c 1 python3 "$TMP/burst.py" &
+chrt -f 99 taskset -c 1 python3 "$TOP/tests/host/helpers/burst.py" &
 BURST=$!
 cyclictest -m -q -t1 -p 95 -a 1 -i 1000 -l 3000 >/dev/null 2>&1 &
 CYC=$!

@@ -125,15 +125,7 @@ sleep 1
 scenario netrx
 wait "$LOAD"; LOAD=
 
-cat >"$TMP/burst.py" <<'PY'
-import time
-while True:
-    t = time.monotonic()
-    while time.monotonic() - t < 0.002:
-        pass
-    time.sleep(0.008)
-PY
-chrt -f 99 taskset -c 1 python3 "$TMP/burst.py" &
+chrt -f 99 taskset -c 1 python3 "$TOP/tests/host/helpers/burst.py" &
 BURST=$!
 sleep 0.5
 scenario fifo
