@@ -259,6 +259,20 @@ stop_daemon() {
 
 irqlat() { "$IRQLAT" --socket "$SOCK" "$@"; }
 
+# reap_tops: an irqlat of this test's socket still running 5 s after the test's tmux went
+# (its terminal hung up) is killed, and said: one of the sanitized build, stuck in
+# LeakSanitizer's exit check, would spin a CPU long after its test, under the tests after it.
+reap_tops() {
+	local left
+	for _ in $(seq 25); do
+		pgrep -f "^$IRQLAT --socket $SOCK" >/dev/null || return 0
+		sleep 0.2
+	done
+	left=$(pgrep -f "^$IRQLAT --socket $SOCK" | tr '\n' ' ')
+	echo "# irqlat still running 5 s after its terminal went (pids $left): killed"
+	pkill -KILL -f "^$IRQLAT --socket $SOCK"
+}
+
 # A TCP port on 127.0.0.1 that nothing listens on now.
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 

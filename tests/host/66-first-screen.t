@@ -12,7 +12,7 @@ plan 7
 
 TM=(tmux -L "irqlat-test66-$$")
 PANE=s66:0.0
-trap '"${TM[@]}" kill-server 2>/dev/null; cleanup' EXIT
+trap '"${TM[@]}" kill-server 2>/dev/null; reap_tops; cleanup' EXIT
 cap() { "${TM[@]}" capture-pane -t "$PANE" -p; }
 wait_for() {	# wait_for REGEX [SECONDS]: until the screen shows it
 	for _ in $(seq $((${2:-10} * 5))); do

@@ -12,6 +12,7 @@ FIO_PID=
 
 top_cleanup() {
 	"${TM[@]}" kill-server 2>/dev/null
+	reap_tops
 	stop_fio
 	cleanup
 }
