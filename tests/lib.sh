@@ -263,14 +263,14 @@ irqlat() { "$IRQLAT" --socket "$SOCK" "$@"; }
 # (its terminal hung up) is killed, and said: one of the sanitized build, stuck in
 # LeakSanitizer's exit check, would spin a CPU long after its test, under the tests after it.
 reap_tops() {
-	local left
+	local mine="^$IRQLAT --socket $SOCK" left
 	for _ in $(seq 25); do
-		pgrep -f "^$IRQLAT --socket $SOCK" >/dev/null || return 0
+		pgrep -f "$mine" >/dev/null || return 0
 		sleep 0.2
 	done
-	left=$(pgrep -f "^$IRQLAT --socket $SOCK" | tr '\n' ' ')
+	left=$(pgrep -f "$mine" | tr '\n' ' ')
 	echo "# irqlat still running 5 s after its terminal went (pids $left): killed"
-	pkill -KILL -f "^$IRQLAT --socket $SOCK"
+	pkill -KILL -f "$mine"
 }
 
 # A TCP port on 127.0.0.1 that nothing listens on now.

@@ -55,8 +55,9 @@ cc -O2 -Wall -Wextra "$TOP/tests/host/helpers/lo-flood.c" -o "$TMP/lo-flood" || 
 # its timeline: several us on this VM) would be stamped that much later by a probe after it
 # (seen: NET_RX's end and the switch-in 3 to 20 us after irqlatd's in a third of the waits);
 # ftrace's probe before irqlatd's stamps the event before irqlatd's program runs
-ftrace_cpu1 "$INST" 65536 irq/irq_handler_entry irq/irq_handler_exit irq/softirq_entry irq/softirq_exit \
-	sched/sched_switch timer/hrtimer_expire_entry irq_vectors || { echo "Bail out! cannot make a tracefs instance"; exit 1; }
+EVENTS=(irq/irq_handler_entry irq/irq_handler_exit irq/softirq_entry irq/softirq_exit sched/sched_switch
+	timer/hrtimer_expire_entry irq_vectors)
+ftrace_cpu1 "$INST" 65536 "${EVENTS[@]}" || { echo "Bail out! cannot make a tracefs instance"; exit 1; }
 
 start_daemon || { echo "Bail out! irqlatd did not start"; exit 1; }
 # ... and a second instance after irqlatd's programs: its probes run after irqlatd's program, so
@@ -64,13 +65,12 @@ start_daemon || { echo "Bail out! irqlatd did not start"; exit 1; }
 # probe before irqlatd's takes a few hundred ns after its stamp, but up to 2.4 us at the switch
 # that ends the FIFO burst (cold caches): 21 of 753 switches fell outside 1 us in one run.
 # tests/host/helpers/ftrace_timeline.py takes the bracket where the 1 us is not met.
-for _ in $(seq 100); do
+attached() {
 	irqlat status --json | jq -e '.programs | index("sched:sched_switch") and index("irq:softirq_exit")
-		and index("irq:irq_handler_exit") and index("timer:hrtimer_expire_entry")' >/dev/null && break
-	sleep 0.1
-done
-ftrace_cpu1 "$AFTER" 65536 irq/irq_handler_entry irq/irq_handler_exit irq/softirq_entry irq/softirq_exit \
-	sched/sched_switch timer/hrtimer_expire_entry irq_vectors || { echo "Bail out! cannot make a second tracefs instance"; exit 1; }
+		and index("irq:irq_handler_exit") and index("timer:hrtimer_expire_entry")' >/dev/null
+}
+retry_for 10 attached || { echo "Bail out! irqlatd's programs not attached after 10 s"; exit 1; }
+ftrace_cpu1 "$AFTER" 65536 "${EVENTS[@]}" || { echo "Bail out! cannot make a second tracefs instance"; exit 1; }
 irqlat events -f -J --detail >"$TMP/events.json" 2>"$TMP/events.err" &
 FOLLOW=$!
 
