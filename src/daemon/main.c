@@ -33,6 +33,7 @@
 #include "daemon/collect/wakeup_reclaim.h"
 #include "daemon/collect/why.h"
 #include "daemon/collect/why_counts.h"
+#include "daemon/system/kernel_btf.h"
 #include "daemon/sinks/why_report.h"
 #include "common/json.h"
 
@@ -623,6 +624,9 @@ static int daemon_start(struct daemon *d)
 	r = actions_start(&d->actions, d->ev, &d->cfg);
 	if (r < 0)
 		return r;
+	/* one parse of the kernel's BTF for every object and tracepoint below (kernel_btf.c) */
+	_cleanup_(kernel_btf_release) struct btf *btf = kernel_btf_hold();
+
 	r = loader_open(&d->bpf, &lo);
 	if (r < 0)
 		return r;
@@ -699,6 +703,7 @@ static int daemon_start(struct daemon *d)
 	if (r < 0)
 		log_full_errno(LOG_NOTICE, r, "the kernel cannot name the stacks' frames (a syscall program with bpf_snprintf(), "
 				    "Linux 5.14 and later): stacks show addresses: %m");
+	kernel_btf_release(&btf);
 	heap_after_start();
 	/* programs attached, socket listening: only now may systemd order dependants after us */
 	d->status_ns = now_ns();

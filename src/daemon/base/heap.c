@@ -10,11 +10,11 @@
 /* Answers from this size up have their freed objects' pages given back at once. */
 #define HEAP_TRIM_ANSWER_BYTES (256u << 10)
 
-/* Start-up parses the kernel's BTF once for irqlatd and once more inside libbpf for each BPF
- * object (6 MiB each on Linux 6.18: kernel_btf.c), scans /proc/kallsyms and
- * reads the objects: tens of MiB, all freed before the loop runs, but small allocations made
- * meanwhile pin the heap's top, so glibc kept 11 MiB of those pages resident for good (steady
- * RSS 23.5 MiB, 12.6 once given back; make bench measures it). */
+/* Start-up parses the kernel's BTF (6 MiB on Linux 6.18, once for irqlatd and every BPF object:
+ * kernel_btf.c), scans /proc/kallsyms and reads the objects: MiBs, all freed before the loop
+ * runs, but small allocations made meanwhile pin the heap's top, so glibc kept such pages
+ * resident for good (when the BTF was parsed once an object: steady RSS 23.5 MiB, 12.6 once
+ * given back; make bench measures it). */
 void heap_after_start(void)
 {
 	malloc_trim(0);
