@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct umaps_cache umaps;	/* the tasks' mappings, kept a second */
+static struct umaps_cache umaps;	/* the tasks' mappings, kept a while (umaps.h) */
 
 /* The frames of the program that took the stack (bpf_get_task_stack() of current starts in
  * itself): the helper, the program ("bpf_prog_TAG_NAME"), the tracepoint's trampoline */
@@ -61,9 +61,14 @@ void stacks_text(const struct why_event *e, char *kbuf, size_t klen, char *ubuf,
 	}
 	if (!nu)
 		return;
-	used = 0;
 	const struct umaps *m = umaps_get(&umaps, e->stack_pid, now_ns());	/* NULL: gone, addresses */
 
+	/* the innermost frame is where the task was, always in a mapping: none holds it when the
+	 * copy is older than the mapping (the frames further out may be garbage without frame
+	 * pointers, and cannot tell) */
+	if (m && umaps_name(m, e->ustack[0], frame, sizeof(frame)) < 0)
+		m = umaps_reread(&umaps, e->stack_pid, now_ns());
+	used = 0;
 	for (unsigned i = 0; i < nu; i++) {
 		umaps_name(m, e->ustack[i], frame, sizeof(frame));
 		join(ubuf, ulen, &used, frame);

@@ -7,7 +7,7 @@
 #include "daemon/collect/collect.h"
 #include "daemon/collect/stacks.h"
 #include "daemon/collect/why.h"
-#include "daemon/system/task_sched.h"
+#include "daemon/system/task_cache.h"
 
 int why_store_init(struct why_store *s, unsigned ncpus)
 {
@@ -84,26 +84,6 @@ bool why_expired(struct why_store *s, uint64_t before_ns, struct outlier_event *
 	return true;
 }
 
-/* /proc/PID/comm: the name of a task the record does not name; "" when it is gone */
-static void proc_comm(uint32_t pid, char *comm, size_t len)
-{
-	char path[32];
-	FILE *f;
-
-	*comm = 0;
-	if (!pid)
-		return;
-	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	if (fgets(comm, (int)len, f))
-		comm[strcspn(comm, "\n")] = 0;
-	else
-		*comm = 0;
-	fclose(f);
-}
-
 /* "IRQ 36 virtio1-req.0", "vector LOC", "softirq NET_RX", "NMI perf_event_nmi_handler" */
 static void interrupt_name(char *buf, size_t len, const struct series *s, enum recent_class c)
 {
@@ -151,7 +131,7 @@ void why_name(struct why_named *w, const struct why_event *e, struct collector *
 	if (s && s->kind == KIND_WAKEUP && s->sub == e->pid && e->pid)
 		snprintf(w->comm, sizeof(w->comm), "%.*s", (int)sizeof(w->comm) - 1, s->name);
 	else
-		proc_comm(e->pid, w->comm, sizeof(w->comm));
+		task_cache_comm(e->pid, w->comm, sizeof(w->comm));
 	if (s && s->kind == KIND_THREADED)
 		snprintf(w->what, sizeof(w->what), "IRQ %u %s", s->sub, s->name);
 	else if (s && s->kind == KIND_TIMER)

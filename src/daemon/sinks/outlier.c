@@ -9,6 +9,7 @@
 #include "daemon/kinds/kind.h"
 #include "daemon/base/log.h"
 #include "daemon/sinks/outlier.h"
+#include "daemon/system/task_cache.h"
 #include "daemon/sinks/why_report.h"
 #include "common/macro.h"
 #include "common/util.h"
@@ -136,7 +137,7 @@ void outlier_from_event(struct outlier *o, const struct outlier_event *e, const 
 void outlier_resolve(struct outlier *o)
 {
 	if (o->woken_pid)
-		(void)task_sched_read(o->woken_pid, &o->woken);	/* exited: unknown */
+		(void)task_cache_sched(o->woken_pid, &o->woken);	/* exited: unknown */
 }
 
 json_object *outlier_json(const struct outlier *o)

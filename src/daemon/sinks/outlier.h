@@ -58,8 +58,8 @@ struct outlier {
 /* o from record e of a cell of series s on cpu; s NULL (not known): sub 0, name "?". Sets
  * woken_pid; the policy is left unknown until outlier_resolve(). */
 void outlier_from_event(struct outlier *o, const struct outlier_event *e, const struct series *s, uint32_t cpu);
-/* Asks the kernel for the woken task's policy (task_sched_read()): once per outlier, when it
- * is handled; a task that exited is "unknown". */
+/* The woken task's policy, asked of the kernel when the outlier is handled (at most once a
+ * second a task: task_cache_sched()); a task that exited is "unknown". */
 void outlier_resolve(struct outlier *o);
 
 /* The limits and the task filter, from the configuration (a reload changes them) */

@@ -152,7 +152,7 @@ int umaps_name(const struct umaps *m, uint64_t addr, char *buf, size_t len)
 	return -ENOENT;
 }
 
-const struct umaps *umaps_get(struct umaps_cache *c, uint32_t pid, uint64_t now_ns)
+static const struct umaps *get(struct umaps_cache *c, uint32_t pid, uint64_t now_ns, uint64_t ttl_ns)
 {
 	unsigned k = 0;
 	char path[32];
@@ -160,7 +160,7 @@ const struct umaps *umaps_get(struct umaps_cache *c, uint32_t pid, uint64_t now_
 	for (unsigned i = 0; i < UMAPS_PIDS; i++) {
 		if (c->e[i].pid == pid && c->e[i].read_ns) {
 			k = i;
-			if (now_ns - c->e[i].read_ns < UMAPS_TTL_NS) {
+			if (now_ns - c->e[i].read_ns < ttl_ns) {
 				c->e[i].used_ns = now_ns;
 				return c->e[i].m;
 			}
@@ -180,6 +180,16 @@ read:
 	if (f)
 		umaps_parse(f, &c->e[k].m);
 	return c->e[k].m;
+}
+
+const struct umaps *umaps_get(struct umaps_cache *c, uint32_t pid, uint64_t now_ns)
+{
+	return get(c, pid, now_ns, UMAPS_TTL_NS);
+}
+
+const struct umaps *umaps_reread(struct umaps_cache *c, uint32_t pid, uint64_t now_ns)
+{
+	return get(c, pid, now_ns, UMAPS_RETRY_NS);
 }
 
 void umaps_cache_free(struct umaps_cache *c)

@@ -14,7 +14,10 @@
 
 #define UMAPS_MAX 4096			/* mappings kept of one task (the first so many) */
 #define UMAPS_PIDS 8			/* tasks kept, the least recently asked for going first */
-#define UMAPS_TTL_NS 1000000000ull	/* read again after: a task maps and unmaps, or execs */
+/* Kept so long: a task maps and unmaps, or execs; a frame that no kept mapping holds has them
+ * read again sooner (umaps_reread()), so a new library is named within UMAPS_RETRY_NS */
+#define UMAPS_TTL_NS 10000000000ull
+#define UMAPS_RETRY_NS 100000000ull
 
 struct umaps;
 /* Parses a maps text (the kernel's format). 0, -ENOMEM, or -EINVAL when no line parses. */
@@ -36,6 +39,9 @@ struct umaps_cache {
 /* pid's mappings, read at most once a UMAPS_TTL_NS (now_ns: CLOCK_MONOTONIC); NULL when its
  * /proc/PID/maps cannot be read (the task is gone) */
 const struct umaps *umaps_get(struct umaps_cache *c, uint32_t pid, uint64_t now_ns);
+/* The same, read again if the kept copy is UMAPS_RETRY_NS old or more: for a frame the kept
+ * copy has no mapping for (a library mapped since) */
+const struct umaps *umaps_reread(struct umaps_cache *c, uint32_t pid, uint64_t now_ns);
 void umaps_cache_free(struct umaps_cache *c);
 
 #endif

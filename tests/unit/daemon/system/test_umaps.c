@@ -60,7 +60,8 @@ static void test_umaps(void **state)
 	fclose(f);
 }
 
-/* This process's own maps: read once, kept for UMAPS_TTL_NS, read again after; a task that
+/* This process's own maps: read once, kept for UMAPS_TTL_NS (UMAPS_RETRY_NS when asked to
+ * read again), read again after; a task that
  * is not there gives none; more tasks than kept push out the least recently asked for */
 static void test_cache(void **state)
 {
@@ -76,7 +77,11 @@ static void test_cache(void **state)
 	assert_int_equal(umaps_name(a, (uint64_t)(uintptr_t)test_cache, buf, sizeof(buf)), 0);
 	assert_non_null(strstr(buf, "test_umaps+0x"));
 	assert_ptr_equal(umaps_get(&c, me, 1000 + UMAPS_TTL_NS - 1), a);
-	b = umaps_get(&c, me, 1000 + UMAPS_TTL_NS);
+	/* a frame no kept mapping holds: read again only once the copy is UMAPS_RETRY_NS old */
+	assert_ptr_equal(umaps_reread(&c, me, 1000 + UMAPS_RETRY_NS - 1), a);
+	assert_non_null(umaps_reread(&c, me, 1000 + UMAPS_RETRY_NS));
+	assert_int_equal(c.e[0].read_ns, 1000 + UMAPS_RETRY_NS);
+	b = umaps_get(&c, me, 1000 + UMAPS_RETRY_NS + UMAPS_TTL_NS);
 	assert_non_null(b);
 	assert_null(umaps_get(&c, 0x7fffffffu, UMAPS_TTL_NS + 2000));	/* no such task */
 	/* UMAPS_PIDS others (all gone) asked for after: ours is the least recently asked for */
