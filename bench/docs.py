@@ -86,6 +86,12 @@ def section(lines):
             md, lo, hi = by[who][0][:3]
             out.append("")
             out.append("%s: %s ms per second median (min %s, max %s)." % (label, md, lo, hi))
+    if by.get("daemon_outliers_per_s") and by.get("daemon_cpu_us_per_outlier"):
+        n, c = by["daemon_outliers_per_s"][0][:3], by["daemon_cpu_us_per_outlier"][0][:3]
+        out.append("")
+        out.append("The outliers it handled meanwhile (logged, held back or not logged): %s a second median (min %s, "
+                   "max %s); its whole CPU time over them, at most what one costs: %s us median (min %s, max %s)."
+                   % tuple(n + c))
     if by.get("rest"):
         c, o, w = by["rest"][0][:3]
         out.append("")

@@ -61,29 +61,34 @@ start() {	# start NAME: one contender
 	esac
 }
 cpu_ns() { cat /proc/"$1"/task/*/schedstat | awk '{ n += $1 } END { print n }'; }
+# the outliers irqlatd has handled (logged, held back or not logged: each one explained, kept
+# and sent), which its CPU under this load is mostly for
+outliers() { "$IRQLAT" --socket "$TMP/irqlatd.sock" --json status 2>/dev/null | jq '.outliers | .logged + .held_back + .not_logged' || echo 0; }
 
 RESULTS=$TMP/results
 : >"$RESULTS"
 measure() {	# ROUND ORDER NAME...
-	local round=$1 order=$2 n t0 t1 k0 k1
+	local round=$1 order=$2 n t0 t1 k0 k1 o0 o1
 	shift 2
 	for n in "$@"; do start "$n"; done
 	load 1	# cells are taken on the first events: that cold path is not measured
 	attachments >"$TMP/att"
 	for n in "$@"; do [ "$n" = warm ] || echo "$n ${PID[$n]}"; done >"$TMP/pids"
+	o0=$(outliers)
 	bpftool -j prog show >"$TMP/before.json"; t0=$(date +%s.%N); k0=$(cpu_ns "${PID[irqlatd]}")
 	load "$RUN_SECONDS"
 	bpftool -j prog show >"$TMP/after.json"; t1=$(date +%s.%N); k1=$(cpu_ns "${PID[irqlatd]}")
+	o1=$(outliers)
 	stop_all
 	python3 - "$LIST" "$TMP/before.json" "$TMP/after.json" "$TMP/att" "$TMP/pids" "$round" "$order" \
-		"$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$((k1 - k0))" <<'EOF' >>"$RESULTS" || die "cannot read bpftool's statistics"
+		"$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$((k1 - k0))" "$((o1 - o0))" <<'EOF' >>"$RESULTS" || die "cannot read bpftool's statistics"
 import json, re, sys
 rows = [l.split() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
 before = {p["id"]: p for p in json.load(open(sys.argv[2]))}
 after = {p["id"]: p for p in json.load(open(sys.argv[3]))}
 att = [l.split() for l in open(sys.argv[4]) if l.strip()]
 pids = dict(l.split() for l in open(sys.argv[5]) if l.strip())
-rnd, order, secs, cpu_ns = sys.argv[6], sys.argv[7], float(sys.argv[8]), int(sys.argv[9])
+rnd, order, secs, cpu_ns, outliers = sys.argv[6], sys.argv[7], float(sys.argv[8]), int(sys.argv[9]), int(sys.argv[10])
 def d(i, f):
     return after.get(i, {}).get(f, 0) - before.get(i, {}).get(f, 0)
 def progs(pid, tps, pattern):
@@ -100,6 +105,9 @@ for row, budget, twin, tps, events, pattern in rows:
 ids = {int(p) for q, p, t in att if q == pids["irqlatd"]}
 print(rnd, order, "-", "total_bpf_ms_per_s", sum(d(i, "run_time_ns") for i in ids) / 1e6 / secs, len(ids))
 print(rnd, order, "-", "daemon_cpu_ms_per_s", cpu_ns / 1e6 / secs, 0)
+print(rnd, order, "-", "daemon_outliers_per_s", outliers / secs, 0)
+if outliers > 0:
+    print(rnd, order, "-", "daemon_cpu_us_per_outlier", cpu_ns / 1e3 / outliers, 0)
 EOF
 	echo "round $round, $order: $(awk -v r="$round" -v o="$order" '$1 == r && $2 == o && $3 != "-" { printf "%s%s %s %.0f", sep, $3, $4, $5; sep = ", " }' "$RESULTS")"
 }
@@ -148,13 +156,19 @@ for row, budget, twin, *_ in rows:
     print("| %s | %.0f | %.0f | %.2f | %.2f | %.2f | <= %s | %s | %.0f |" % vals)
     summary.write("kind\t%s\t%.0f\t%.0f\t%.2f\t%.2f\t%.2f\t%s\t%s\t%.0f\n" % vals)
 print()
-for who, label in (("total_bpf_ms_per_s", "irqlatd's BPF run time"), ("daemon_cpu_ms_per_s", "irqlatd's own CPU time")):
+notes = {"total_bpf_ms_per_s": lambda n: ", %d programs, the statistics' own cost in it" % n,
+         "daemon_cpu_ms_per_s": lambda n: " (/proc/PID/task/*/schedstat)",
+         "daemon_outliers_per_s": lambda n: " (logged, held back or not logged)",
+         # all of its CPU over its outliers: at most what one costs, the tick's share in it
+         "daemon_cpu_us_per_outlier": lambda n: ", its whole CPU time over them: at most what one costs"}
+for who, label, unit in (("total_bpf_ms_per_s", "irqlatd's BPF run time", "ms per second"),
+                         ("daemon_cpu_ms_per_s", "irqlatd's own CPU time", "ms per second"),
+                         ("daemon_outliers_per_s", "the outliers irqlatd handled", "a second"),
+                         ("daemon_cpu_us_per_outlier", "irqlatd's CPU per outlier", "us")):
     v = [x for x, _ in daemon[who]] if not pipe else []
     if v:
-        print("%s under this load, every kind on: %.2f ms per second median (min %.2f, max %.2f)%s" % (
-            label, statistics.median(v), min(v), max(v),
-            ", %d programs, the statistics' own cost in it" % daemon[who][0][1] if who.startswith("total") else
-            " (/proc/PID/task/*/schedstat)"))
+        print("%s under this load, every kind on: %.2f %s median (min %.2f, max %.2f)%s" % (
+            label, statistics.median(v), unit, min(v), max(v), notes[who](daemon[who][0][1])))
         summary.write("%s\t%.3f\t%.3f\t%.3f\n" % (who, statistics.median(v), min(v), max(v)))
 v = [x for x, _ in daemon["daemon_cpu_ms_per_s"]] if not pipe else []
 if v:

@@ -4,6 +4,7 @@
  * its timeline and stacks, which why_detail_events() adds on request): the argument names it
  * was printed with stay right after its module is reloaded with other ones. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -11,55 +12,84 @@
 #include "common/why.h"
 #include "daemon/sinks/event_ring.h"
 
-int event_ring_init(struct event_ring *r, unsigned cap)
+int event_ring_init_bytes(struct event_ring *r, unsigned cap, size_t max_bytes)
 {
 	memset(r, 0, sizeof(*r));
 	if (!cap)
 		return 0;
-	r->text = calloc(cap, sizeof(*r->text));
+	if (max_bytes > UINT32_MAX)
+		return -EINVAL;
+	/* malloc(), not calloc(): the buffer's pages are the kernel's zero page until written, and
+	 * a daemon at rest writes few */
+	r->buf = malloc(max_bytes);
+	r->off = calloc(cap, sizeof(*r->off));
+	r->size = calloc(cap, sizeof(*r->size));
 	r->wall_ns = calloc(cap, sizeof(*r->wall_ns));
-	if (!r->text || !r->wall_ns) {
+	if (!r->buf || !r->off || !r->size || !r->wall_ns) {
 		event_ring_free(r);
 		return -ENOMEM;
 	}
 	r->cap = cap;
-	r->max_bytes = EVENT_RING_BYTES;
+	r->max_bytes = max_bytes;
 	return 0;
+}
+
+int event_ring_init(struct event_ring *r, unsigned cap)
+{
+	return event_ring_init_bytes(r, cap, EVENT_RING_BYTES);
 }
 
 void event_ring_free(struct event_ring *r)
 {
-	for (unsigned i = 0; r->text && i < r->cap; i++)
-		free(r->text[i]);
-	free(r->text);
+	free(r->buf);
+	free(r->off);
+	free(r->size);
 	free(r->wall_ns);
 	memset(r, 0, sizeof(*r));
 }
 
+static bool overlaps(size_t off, size_t size, size_t from, size_t to)
+{
+	return off < to && from < off + size;
+}
+
 int event_ring_add(struct event_ring *r, json_object *o, uint64_t wall_ns)
 {
-	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-	char *copy;
+	size_t n;
+	const char *s = json_object_to_json_string_length(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &n);
+	size_t need = n + 1, start = r->wpos;
+	bool wrap;
 	unsigned slot;
 
 	if (!r->cap)
 		return 0;
-	copy = strdup(s);
-	if (!copy)
+	if (!s)
 		return -ENOMEM;
-	/* the oldest go while the newest would not fit, in number or in bytes */
-	while (r->len && (r->len == r->cap || r->bytes + strlen(copy) > r->max_bytes)) {
-		r->bytes -= strlen(r->text[r->head]);
-		free(r->text[r->head]);
-		r->text[r->head] = NULL;
+	r->added++;
+	if (need > r->max_bytes)
+		return -E2BIG;
+	/* not enough room before the buffer's end: the text goes at its start, and the end left
+	 * is given up with the oldest texts in it */
+	wrap = start + need > r->max_bytes;
+	if (wrap)
+		start = 0;
+	/* the oldest go while there are too many or they lie where the text goes: the texts lie
+	 * in the order they came, from the write position on, so once the oldest is clear all are */
+	while (r->len && (r->len == r->cap ||
+			  (wrap ? overlaps(r->off[r->head], r->size[r->head], r->wpos, r->max_bytes) ||
+					  overlaps(r->off[r->head], r->size[r->head], 0, need)
+				: overlaps(r->off[r->head], r->size[r->head], start, start + need)))) {
+		r->bytes -= r->size[r->head];
 		r->head = (r->head + 1) % r->cap;
 		r->len--;
 	}
+	memcpy(r->buf + start, s, need);
 	slot = (r->head + r->len++) % r->cap;
-	r->bytes += strlen(copy);
-	r->text[slot] = copy;
+	r->off[slot] = (uint32_t)start;
+	r->size[slot] = (uint32_t)need;
 	r->wall_ns[slot] = wall_ns;
-	r->added++;
+	r->bytes += need;
+	r->wpos = start + need;
 	return 0;
 }
 
@@ -75,7 +105,7 @@ json_object *event_ring_query(const struct event_ring *r, uint64_t since_wall_ns
 		first = r->len - n;
 	for (unsigned i = first; i < r->len; i++) {
 		unsigned slot = (r->head + i) % r->cap;
-		json_object *e = json_tokener_parse(r->text[slot]);
+		json_object *e = json_tokener_parse(r->buf + r->off[slot]);
 
 		if (e && r->wall_ns[slot] >= since_wall_ns)
 			json_object_array_add(arr, e);

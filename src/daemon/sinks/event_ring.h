@@ -17,19 +17,28 @@
  * is some 8 KiB of JSON, a bare one a few hundred bytes */
 #define EVENT_RING_BYTES (4u << 20)
 
+/* The texts lie one after another in one buffer of max_bytes, written around in a circle: the
+ * oldest are the first after the write position, so making room is dropping the oldest. An
+ * event a copy each (strdup()) was most of the ring's cost under an outlier flood: a text over
+ * 1 KiB has glibc consolidate its fast bins, full of json-c's small objects, at every event. */
 struct event_ring {
-	char **text;		/* each event's JSON line, text[(head + i) % cap] the i-th oldest */
+	char *buf;		/* max_bytes: the kept texts, each NUL-terminated */
+	uint32_t *off, *size;	/* the i-th oldest event's text: buf + off[(head + i) % cap], size bytes with its NUL */
 	uint64_t *wall_ns;	/* its CLOCK_REALTIME, for --since */
 	unsigned cap, head, len;
-	size_t bytes, max_bytes;	/* the kept text's length, and its bound (EVENT_RING_BYTES) */
-	uint64_t added;		/* since start; added - len were pushed out by newer ones */
+	size_t wpos;		/* where the next text goes */
+	size_t bytes, max_bytes;	/* the kept texts' sizes, and the buffer's (EVENT_RING_BYTES) */
+	uint64_t added;		/* since start; added - len were pushed out by newer ones (or too big) */
 };
 
-/* cap events at most (0: keep none). 0 or -ENOMEM. */
+/* cap events at most (0: keep none), in EVENT_RING_BYTES of text. 0 or -ENOMEM. */
 int event_ring_init(struct event_ring *r, unsigned cap);
+/* The same in max_bytes of text (at most 4 GiB) */
+int event_ring_init_bytes(struct event_ring *r, unsigned cap, size_t max_bytes);
 void event_ring_free(struct event_ring *r);
 /* Keeps a copy of o's text, pushing out the oldest when full (cap events, or max_bytes of
- * text; the newest is kept whatever its size); wall_ns orders --since. */
+ * text); wall_ns orders --since. A text longer than the whole buffer is not kept (-E2BIG),
+ * and counts as pushed out. */
 int event_ring_add(struct event_ring *r, json_object *o, uint64_t wall_ns);
 /* {"events":[oldest first], "kept":N, "added":N, "gone":N, "oldest_wall_ns":T, "truncated":B}:
  * of the kept events those with wall_ns >= since_wall_ns, the last n of them (n 0: all);

@@ -37,7 +37,8 @@ static void counts(json_object *q, char *buf, size_t len)
 }
 
 /* the kept text is bounded too: the oldest go while the newest would not fit (each event here
- * is {"count":N} and a 90-byte pad, ~110 bytes); a newest event over the bound alone is kept */
+ * is {"count":N,"pad":"x..."}, 111 bytes with its NUL: three fit in 350, and the fourth goes to
+ * the buffer's start); an event longer than the whole buffer is not kept, and counts as gone */
 static void test_bytes(void **state)
 {
 	struct event_ring r;
@@ -47,8 +48,7 @@ static void test_bytes(void **state)
 
 	memset(pad, 'x', sizeof(pad) - 1);
 	pad[sizeof(pad) - 1] = 0;
-	assert_int_equal(event_ring_init(&r, 100), 0);
-	r.max_bytes = 350;
+	assert_int_equal(event_ring_init_bytes(&r, 100, 350), 0);
 	for (unsigned i = 1; i <= 5; i++) {
 		_cleanup_json_ json_object *o = json_object_new_object();
 
@@ -62,12 +62,65 @@ static void test_bytes(void **state)
 	assert_string_equal(buf, "3 4 5");
 	assert_int_equal(json_get_i64(q, "gone", -1), 2);
 	json_object_put(q);
-	r.max_bytes = 10;
-	add(&r, 6);
+	event_ring_free(&r);
+
+	assert_int_equal(event_ring_init_bytes(&r, 4, 10), 0);
+	{
+		_cleanup_json_ json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "count", json_object_new_int(6));	/* 12 bytes with its NUL */
+		assert_int_equal(event_ring_add(&r, o, 1006), -E2BIG);
+	}
 	q = event_ring_query(&r, 0, 0);
 	counts(q, buf, sizeof(buf));
-	assert_string_equal(buf, "6");
+	assert_string_equal(buf, "");
+	assert_int_equal(json_get_i64(q, "gone", -1), 1);
 	json_object_put(q);
+	event_ring_free(&r);
+}
+
+/* Events of sizes from 12 to ~300 bytes through a 1000-byte buffer that keeps at most 6: after
+ * each, the kept ones are the newest, in order, each whole (it parses, its count is its own),
+ * none overlapping another, and their sizes add up to what the ring counts */
+static void test_wraps(void **state)
+{
+	struct event_ring r;
+	char pad[300];
+	unsigned seed = 1;
+	(void)state;
+
+	assert_int_equal(event_ring_init_bytes(&r, 6, 1000), 0);
+	for (unsigned i = 1; i <= 2000; i++) {
+		_cleanup_json_ json_object *o = json_object_new_object();
+		size_t plen, sum = 0;
+
+		seed = seed * 1103515245u + 12345u;
+		plen = (seed >> 16) % 280;
+		memset(pad, 'a' + (char)(i % 26), plen);
+		pad[plen] = 0;
+		json_object_object_add(o, "count", json_object_new_int((int)i));
+		json_object_object_add(o, "pad", json_object_new_string(pad));
+		assert_int_equal(event_ring_add(&r, o, 1000 + i), 0);
+		assert_true(r.len >= 1 && r.len <= r.cap);
+		for (unsigned k = 0; k < r.len; k++) {
+			unsigned slot = (r.head + k) % r.cap;
+			_cleanup_json_ json_object *e = json_tokener_parse(r.buf + r.off[slot]);
+
+			assert_non_null(e);
+			assert_int_equal(json_get_i64(e, "count", -1), (int64_t)(i - r.len + 1 + k));
+			assert_int_equal(strlen(r.buf + r.off[slot]) + 1, r.size[slot]);
+			assert_true(r.off[slot] + r.size[slot] <= r.max_bytes);
+			sum += r.size[slot];
+			for (unsigned m = k + 1; m < r.len; m++) {
+				unsigned other = (r.head + m) % r.cap;
+
+				assert_true(r.off[slot] + r.size[slot] <= r.off[other] ||
+					    r.off[other] + r.size[other] <= r.off[slot]);
+			}
+		}
+		assert_int_equal(sum, r.bytes);
+		assert_true(r.bytes <= r.max_bytes);
+	}
 	event_ring_free(&r);
 }
 
@@ -205,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_ring),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_bytes),
+		cmocka_unit_test(test_wraps),
 		cmocka_unit_test(test_request),
 		cmocka_unit_test(test_clocks),
 	};
