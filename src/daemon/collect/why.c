@@ -131,7 +131,7 @@ void why_name(struct why_named *w, const struct why_event *e, struct collector *
 	if (s && s->kind == KIND_WAKEUP && s->sub == e->pid && e->pid)
 		snprintf(w->comm, sizeof(w->comm), "%.*s", (int)sizeof(w->comm) - 1, s->name);
 	else
-		task_cache_comm(e->pid, w->comm, sizeof(w->comm));
+		task_cache_comm(e->pid, now_ns(), w->comm, sizeof(w->comm));
 	if (s && s->kind == KIND_THREADED)
 		snprintf(w->what, sizeof(w->what), "IRQ %u %s", s->sub, s->name);
 	else if (s && s->kind == KIND_TIMER)

@@ -137,7 +137,7 @@ void outlier_from_event(struct outlier *o, const struct outlier_event *e, const 
 void outlier_resolve(struct outlier *o)
 {
 	if (o->woken_pid)
-		(void)task_cache_sched(o->woken_pid, &o->woken);	/* exited: unknown */
+		(void)task_cache_sched(o->woken_pid, now_ns(), &o->woken);	/* exited: unknown */
 }
 
 json_object *outlier_json(const struct outlier *o)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "daemon/system/bpf_peers.h"
+#include "daemon/system/task_cache.h"
 #include "common/macro.h"
 
 static bool irq_tracepoint(const char *name)
@@ -80,17 +81,6 @@ static int scan_links(struct bpf_peers *p, const uint32_t *own, unsigned nown)
 	return errno == ENOENT ? 0 : -errno;
 }
 
-static void comm_of(int pid, char *buf, size_t len)
-{
-	char path[64];
-	_cleanup_fclose_ FILE *f = NULL;
-
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	buf[0] = 0;
-	if ((f = fopen(path, "re")) && fgets(buf, (int)len, f))
-		buf[strcspn(buf, "\n")] = 0;
-}
-
 /* The prog_id of a BPF link fd, from /proc/PID/fdinfo/FD; 0 when not given */
 static uint32_t link_prog_id(int pid, const char *fd)
 {
@@ -111,7 +101,7 @@ static void note_owner(struct bpf_peer *peer, int pid)
 {
 	if (peer && !peer->pid) {
 		peer->pid = pid;
-		comm_of(pid, peer->comm, sizeof(peer->comm));
+		task_comm_read((uint32_t)pid, peer->comm, sizeof(peer->comm));
 	}
 }
 

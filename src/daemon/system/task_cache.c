@@ -4,7 +4,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "common/macro.h"
 #include "daemon/system/task_cache.h"
@@ -28,27 +27,21 @@ static struct task_slot *slot_of(uint32_t pid)
 	return s;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec + 1;	/* never 0 */
-}
-
 static bool fresh(uint64_t read_ns, uint64_t now_ns)
 {
 	return read_ns && now_ns - read_ns < TASK_CACHE_TTL_NS;
 }
 
-/* /proc/PID/comm with one read(): a stdio stream allocates a buffer and asks fstat() first */
-static void comm_read(uint32_t pid, char *comm, size_t len)
+/* one read(): a stdio stream allocates a buffer and asks fstat() first */
+void task_comm_read(uint32_t pid, char *comm, size_t len)
 {
 	char path[32];
 	_cleanup_close_ int fd = -EBADF;
 	ssize_t n;
 
 	*comm = 0;
+	if (!len)
+		return;
 	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -60,33 +53,31 @@ static void comm_read(uint32_t pid, char *comm, size_t len)
 	comm[strcspn(comm, "\n")] = 0;
 }
 
-void task_cache_comm(uint32_t pid, char *buf, size_t len)
+void task_cache_comm(uint32_t pid, uint64_t now_ns, char *buf, size_t len)
 {
-	uint64_t now = mono_ns();
 	struct task_slot *s;
 
 	*buf = 0;
 	if (!pid || !len)
 		return;
 	s = slot_of(pid);
-	if (!fresh(s->comm_ns, now)) {
-		comm_read(pid, s->comm, sizeof(s->comm));
-		s->comm_ns = now;
+	if (!fresh(s->comm_ns, now_ns)) {
+		task_comm_read(pid, s->comm, sizeof(s->comm));
+		s->comm_ns = now_ns ? now_ns : 1;
 	}
 	snprintf(buf, len, "%s", s->comm);
 }
 
-int task_cache_sched(uint32_t pid, struct task_sched *ts)
+int task_cache_sched(uint32_t pid, uint64_t now_ns, struct task_sched *ts)
 {
-	uint64_t now = mono_ns();
 	struct task_slot *s;
 
 	if (!pid)
 		return task_sched_read(pid, ts);
 	s = slot_of(pid);
-	if (!fresh(s->sched_ns, now)) {
+	if (!fresh(s->sched_ns, now_ns)) {
 		s->sched_r = task_sched_read(pid, &s->ts);
-		s->sched_ns = now;
+		s->sched_ns = now_ns ? now_ns : 1;
 	}
 	*ts = s->ts;
 	return s->sched_r;
