@@ -97,8 +97,7 @@ dump >"$TMP/before"
 echo 1 >"$INST/tracing_on"
 
 # the bursts: SCHED_FIFO 99 on CPU 1, 2 ms busy out of every 10
-chrt -f 99 taskset -c 1 python3 "$TOP/tests/host/helpers/burst.py" &
-BURST=$!
+burst_start || { echo "Bail out! the busy task did not start"; exit 1; }
 cyclictest -m -q -t1 -p 95 -a 1 -i 1000 -l 3000 >/dev/null 2>&1 &
 CYC=$!
 sleep 1.5

@@ -145,9 +145,7 @@ sleep 1
 scenario netrx
 wait "$LOAD"; LOAD=
 
-chrt -f 99 taskset -c 1 python3 "$TOP/tests/host/helpers/burst.py" &
-BURST=$!
-sleep 0.5
+burst_start || { echo "Bail out! the busy task did not start"; exit 1; }
 scenario fifo
 kill "$BURST"; wait "$BURST" 2>/dev/null; BURST=
 
