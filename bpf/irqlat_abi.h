@@ -218,6 +218,30 @@ enum timer_slot_ctx { TIMER_HARD = 0, TIMER_SOFT = 1 };
 enum why_stacks_for { STACKS_WAIT = 0, STACKS_TIMER = 1 };
 #define STACKS_GAP 1024	/* in 2^20 ns: 1.07 s */
 
+/* The scan of a CPU's recent[] for the interrupts in a window (bpf/why.bpf.h's why_top()):
+ * its state between bpf_loop() steps */
+struct why_scan {
+	__u64 from, to;
+	__u64 oldest;
+	__u32 sum[RECENT_CLASSES];	/* each class's time in the window */
+	__u32 most[RECENT_CLASSES];	/* its largest single event */
+	__u32 best[RECENT_CLASSES];	/* that event's cell + 1 */
+	__u32 top[RECENT_CLASSES];	/* the time of that cell in the window (second pass) */
+	__u32 seen;
+	__u8 overlap, second;
+};
+
+/* Who scans: each context that can interrupt another has its own room (struct cpu_clock's
+ * scan[]), as each has its own struct why_work; a late timer's by its callback's context */
+enum why_scan_ctx {
+	WHY_SCAN_SWITCH = 0,		/* sched_switch (IRQs off) */
+	WHY_SCAN_WAKING = 1,		/* sched_waking (in a timer's callback) */
+	WHY_SCAN_THREAD = 2,		/* an IRQ thread's handler start (threaded.bpf.c) */
+	WHY_SCAN_TIMER_HARD = 3,	/* a late timer, hard-IRQ context */
+	WHY_SCAN_TIMER_SOFT = 4,	/* a late timer, softirq context */
+	WHY_SCAN_CTXS = 5,
+};
+
 /* The CPU's clock lines: one element per CPU of the clock_cpu map (a plain mmapable array, as
  * the kinds' states), shared by every object as the cell pool is. Line A is the interrupt
  * programs': what runs in hard-IRQ context and since when, the running softirq, and the four
@@ -273,6 +297,9 @@ struct cpu_clock {
 	struct recent_event recent[RECENT_EVENTS];
 	/* the flight recorder, flight_head % FLIGHT_EVENTS next */
 	struct flight_rec flight[FLIGHT_EVENTS];
+	/* where an outlier's explanation scans recent[] (bpf/why.bpf.h's why_top()), one room a
+	 * context that can interrupt another's; the programs' own, the daemon never reads it */
+	struct why_scan scan[WHY_SCAN_CTXS];
 } __attribute__((aligned(64)));
 
 /* What a late wait's time went to, in the order the delay builds up. The parts of one wait add

@@ -377,6 +377,7 @@ waits:	/* the waits: one word of each filter for every task nobody stamped */
 		struct why_work *wk = bpf_map_lookup_elem(&why_work_cpu, &zero);
 
 		if (wk) {
+			wk->scan = WHY_SCAN_SWITCH;
 			wk->in.waiter = (__u64)prev;
 			oncpu_switch(k, wk, prev_pid, preempt);
 		}
@@ -394,6 +395,7 @@ waits:	/* the waits: one word of each filter for every task nobody stamped */
 
 		if (!wk)
 			return;
+		wk->scan = WHY_SCAN_SWITCH;
 		in = &wk->in;
 		__builtin_memset(in, 0, sizeof(*in));
 		in->end_ns = now;
@@ -452,6 +454,7 @@ static __noinline int waking_stamp(struct cpu_clock *k, struct task_struct *p)
 			return 0;
 		/* it ran on through a cycle since its last such wake, which ended then */
 		if (k->oncpu_pid == pid && (wk = bpf_map_lookup_elem(&why_work_waking, &zero))) {
+			wk->scan = WHY_SCAN_WAKING;
 			wk->in.waiter = (__u64)p;
 			wakeup_ran_on(k, wk, pid);
 		}

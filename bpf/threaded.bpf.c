@@ -52,6 +52,7 @@ static __always_inline void on_handler(struct irqaction *action)
 		__u64 me = bpf_get_current_task(), intr = clock_intr(k, now), ran = now - k->switch_ns;
 
 		__builtin_memset(in, 0, sizeof(*in));
+		w->scan = WHY_SCAN_THREAD;
 		in->end_ns = now;
 		in->waiter = in->blocker = me;
 		in->blocker_in_ns = k->switch_ns;

@@ -60,6 +60,7 @@ struct why_work {
 	struct why_in in;		/* filled by the caller */
 	__u64 part[WHY_PARTS];		/* why_wait()'s own */
 	struct why_snap to;		/* this CPU's clocks at the wait's end */
+	__u32 scan;			/* enum why_scan_ctx: where why_top() works (struct cpu_clock) */
 };
 
 /* The clamping in the order of the parts; the remainder is what is left, which holds its own
@@ -98,27 +99,37 @@ static __always_inline void why_count_add(__u32 cls, __u64 total, const __u64 *p
 	__sync_fetch_and_add(&n->seq, 1);
 }
 
-/* The scan of the ring of recent events (why_top()), one event per bpf_loop() step: the
- * verifier checks the step once, not each of RECENT_EVENTS copies of it. */
-struct why_scan {
-	const struct cpu_clock *k;
-	__u64 from, to;
-	__u64 oldest;
-	__u32 sum[RECENT_CLASSES];	/* each class's time in the window */
-	__u32 most[RECENT_CLASSES];	/* its largest single event */
-	__u32 best[RECENT_CLASSES];	/* that event's cell + 1 */
-	__u32 top[RECENT_CLASSES];	/* the time of that cell in the window (second pass) */
-	__u32 seen;
-	bool overlap, second;
+/* bpf_loop()'s context for why_scan_step(): on the caller's stack (bpf_loop() takes no other
+ * memory), and the same at every step */
+struct why_scan_ref {
+	__u32 cpu;
+	__u32 ctx;	/* enum why_scan_ctx */
 };
 
-static int why_scan_step(__u32 i, struct why_scan *s)
+/* One event of the ring per bpf_loop() step: the verifier checks the step once, not each of
+ * RECENT_EVENTS copies of it. What the scan keeps is in the CPU's clock element (struct
+ * why_scan), not on the caller's stack: the verifier follows a stack's values from step to
+ * step, and every way a scan of the stack could end went on through the rest of the caller.
+ * On Linux 6.18 that made the late timer's explanation 42,700 instructions to verify and most
+ * of the daemon's start-up (some 230 ms); a map value's contents are unknown to it, and the
+ * stack here never changes, so the scan is one state. */
+static int why_scan_step(__u32 i, struct why_scan_ref *ref)
 {
-	const struct recent_event *r = &s->k->recent[i & (RECENT_EVENTS - 1)];
-	__u64 end = r->end_ns, ns = r->ns, begin = end > ns ? end - ns : 0;
-	__u32 cls = (r->cell >> RECENT_CLASS_SHIFT) & (RECENT_CLASSES - 1);
-	__u32 cell = r->cell & ((1U << RECENT_CLASS_SHIFT) - 1);
+	struct cpu_clock *k = clock_cpu_of(ref->cpu);
+	const struct recent_event *r;
+	struct why_scan *s;
+	__u64 end, ns, begin;
+	__u32 cls, cell;
 
+	if (!k || ref->ctx >= WHY_SCAN_CTXS)
+		return 1;
+	s = &k->scan[ref->ctx];
+	r = &k->recent[i & (RECENT_EVENTS - 1)];
+	end = r->end_ns;
+	ns = r->ns;
+	begin = end > ns ? end - ns : 0;
+	cls = (r->cell >> RECENT_CLASS_SHIFT) & (RECENT_CLASSES - 1);
+	cell = r->cell & ((1U << RECENT_CLASS_SHIFT) - 1);
 	if (!end)
 		return 0;
 	if (!s->second) {
@@ -154,23 +165,33 @@ typedef __typeof__(((struct why_event *)0)->top[0]) why_top_t;
 /* The ring's events in [from, to] of this CPU: per class, the cell with the largest single
  * event, and that cell's time in the window, into top[RECENT_CLASSES]; WHY_F_RECENT_PARTIAL
  * into *flags; sum (when not NULL): each class's time in the window. overlap: count only the
- * part of each event in the window (a late timer's), else an event that ended in it whole. */
-static __always_inline void why_top(const struct cpu_clock *k, __u64 from, __u64 to, bool overlap, why_top_t *top,
-				    __u32 *flags, __u64 *sum)
+ * part of each event in the window (a late timer's), else an event that ended in it whole.
+ * ctx: the caller's context (enum why_scan_ctx), whose room in k the scan works in. */
+static __always_inline void why_top(struct cpu_clock *k, enum why_scan_ctx ctx, __u64 from, __u64 to, bool overlap,
+				    why_top_t *top, __u32 *flags, __u64 *sum)
 {
-	struct why_scan s = { .k = k, .from = from, .to = to, .oldest = ~0ULL, .overlap = overlap };
+	struct why_scan_ref ref = { .cpu = bpf_get_smp_processor_id(), .ctx = ctx };
+	struct why_scan *s;
 
-	bpf_loop(RECENT_EVENTS, why_scan_step, &s, 0);
-	s.second = true;
-	bpf_loop(RECENT_EVENTS, why_scan_step, &s, 0);
+	if (ctx >= WHY_SCAN_CTXS)
+		return;
+	s = &k->scan[ctx];
+	__builtin_memset(s, 0, sizeof(*s));
+	s->from = from;
+	s->to = to;
+	s->oldest = ~0ULL;
+	s->overlap = overlap;
+	bpf_loop(RECENT_EVENTS, why_scan_step, &ref, 0);
+	s->second = 1;
+	bpf_loop(RECENT_EVENTS, why_scan_step, &ref, 0);
 #pragma unroll
 	for (int c = 0; c < RECENT_CLASSES; c++) {
-		top[c].cell = s.best[c];
-		top[c].ns = s.top[c];
+		top[c].cell = s->best[c];
+		top[c].ns = s->top[c];
 		if (sum)
-			sum[c] = s.sum[c];
+			sum[c] = s->sum[c];
 	}
-	if (s.seen == RECENT_EVENTS && s.oldest > from)
+	if (s->seen == RECENT_EVENTS && s->oldest > from)
 		*flags |= WHY_F_RECENT_PARTIAL;
 }
 
@@ -350,7 +371,7 @@ __noinline int why_wait(const struct cpu_clock *k, struct why_work *w)
 		why_stacks(k, e, in->blocker, in->end_ns, STACKS_WAIT);
 	}
 	if (!(flags & (WHY_F_MOVED | WHY_F_NO_CLOCKS | WHY_F_RAN_ON)))
-		why_top(k, in->cb_ns, in->end_ns, false, e->top, &e->flags, NULL);
+		why_top((struct cpu_clock *)k, w->scan, in->cb_ns, in->end_ns, false, e->top, &e->flags, NULL);
 	e->flags |= flags;
 	bpf_ringbuf_submit(e, 0);
 	return 0;
@@ -381,7 +402,7 @@ __noinline int why_late_timer(const struct cpu_clock *k, const struct timer_slot
 	total = c > x ? c - x : 0;
 	cell = ts->late_cell - 1;
 	outlier_emit(cell, c, total, ts->woke | (idle ? TIMER_AUX_IDLE : 0) | (soft ? TIMER_AUX_SOFT : 0));
-	why_top(k, x, c, true, top, &flags, sum);
+	why_top((struct cpu_clock *)k, soft ? WHY_SCAN_TIMER_SOFT : WHY_SCAN_TIMER_HARD, x, c, true, top, &flags, sum);
 	part[WHY_IRQ] = sum[RECENT_IRQ];
 	part[WHY_VECTOR] = sum[RECENT_VECTOR];
 	part[WHY_SOFTIRQ] = sum[RECENT_SOFTIRQ];

@@ -465,7 +465,9 @@ static void test_map_memory(void **state)
 	assert_int_equal(sizeof(struct lat_cell), 1088);	/* 17 cache lines */
 	assert_int_equal(sizeof(struct lat_cell) % 64, 0);
 	assert_int_equal(one_cell, sizeof(struct lat_cell) + sizeof(struct lat_cell_meta) + sizeof(struct cell_key) + 8 + 48);
-	assert_int_equal(sizeof(struct cpu_clock), 704 + FLIGHT_EVENTS * 24);	/* 3 lines, the ring of recent events, the flight recorder */
+	assert_int_equal(sizeof(struct why_scan), 96);
+	/* 3 lines, the ring of recent events, the flight recorder, the scans' rooms (480 bytes in 8 lines) */
+	assert_int_equal(sizeof(struct cpu_clock), 704 + FLIGHT_EVENTS * 24 + 512);
 	assert_int_equal(sizeof(struct softirq_cpu), 320);	/* 5 cache lines, 2 vectors each */
 	assert_int_equal(sizeof(struct vector_cpu), 64);
 	assert_int_equal(sizeof(struct timer_cpu), 64);	/* the expiry's cell cache */
