@@ -57,7 +57,7 @@ vm_write_env() {
 	IRQLATD=/usr/sbin/irqlatd
 	IRQLAT=/usr/bin/irqlat
 	VM_MODULE_BTF=$MODULE_BTF
-	VM_CHECK_TIMEOUT=${VM_CHECK_TIMEOUT:-90}
+	VM_CHECK_TIMEOUT=${VM_CHECK_TIMEOUT:-150}
 	EOT
 }
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# vm-check-timeout: 180
+# vm-check-timeout: 300
 # rtla's timerlat thread against irqlatd, on Debian's PREEMPT_RT kernel (run-initramfs-rt; it
 # has CONFIG_TIMERLAT_TRACER, the standard 6.1 kernel has not, and there this check skips).
 # `rtla timerlat top` (Debian 12's rtla 6.1) runs its tracer on CPU 1, the isolated one, while
@@ -110,6 +110,10 @@ run_rtla() {
 	retry 10 test ! -d "/proc/$tid" || diag "timerlat/$CPU ($tid) still there after rtla ended"
 	sleep 2.2
 	snap "$1-after"
+	# its histogram now too, beside the count it must hold: the daemon gives an exited task's
+	# cells back 60 s after (exited-task-grace-s), and reading the trace takes a while under
+	# emulation
+	irqlat hist "pid:$tid" --json --window total >"$work/hist-$1.json"
 	i_count=$(( $(count "$1-after" "$tid") - $(count "$1-before" "$tid") ))
 	i_max=$(jq --argjson p "$tid" '[(.timers.wakeups // [])[] | select(.pid == $p) | .latency_max_ns] | max // 0' "$work/snap-$1-after.json")
 	diag "irqlatd: $(jq -c --argjson p "$tid" '(.timers.wakeups // [])[] | select(.pid == $p) | del(.cpus)' "$work/snap-$1-after.json")"
@@ -146,7 +150,6 @@ agree() {
 	# takes samples only from turning tracing on to its last read (in this guest the first
 	# wake-ups, while rtla sets up on the other CPU, can be the latest of all). With no such
 	# wake-up, irqlatd's max is rtla's within one bucket.
-	irqlat hist "pid:$tid" --json --window total >"$work/hist-$1.json"
 	over=$(jq --argjson p "$tid" --argjson r "$r_max" --argjson k $R \
 		'[(.timers.wakeups // [])[] | select(.pid == $p) | .latency_buckets[]? | select(.[1] == 0 or .[1] - 1 > $r * $k) | .[2]] | add // 0' \
 		"$work/hist-$1.json")
@@ -239,9 +242,12 @@ trace_off() {
 # waking the thread, which sleeps past its last expiry until rtla's teardown stops it
 # (kthread_stop(), from a task), and that wait is no timer's, nor irqlatd's.
 ftrace_max() {
+	# (only the lines it reads: the trace's interrupts are for the wait-by-wait check, and
+	# busybox's awk under emulation is slow)
+	grep -E ' hrtimer_start: .*function=timerlat_irq | sched_wakeup: | sched_switch: ' "$1" |
 	awk -v c="timerlat/$CPU" '
 function done(d, end) { if (d > m) { m = d; me = end } }
-{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { split(substr($i, 1, length($i) - 1), q, "."); now = q[1] * 1e9 + (("1" q[2]) - 1000000) * 1000 } }
+match($0, / [0-9]+\.[0-9]+: /) { split(substr($0, RSTART + 1, RLENGTH - 3), q, "."); now = q[1] * 1e9 + (("1" q[2]) - 1000000) * 1000 }
 / hrtimer_start: / && / function=timerlat_irq / { for (i = 1; i <= NF; i++) if ($i ~ /^expires=/) ex = substr($i, 9) + 0 }
 $0 ~ (" sched_wakeup: comm=" c " ") {
 	if ($0 !~ / \[[0-9]+\] [^ ]*[hH]/) next	# not in hard-IRQ context: no timer'"'"'s (kthread_stop()'"'"'s at the end)
@@ -257,7 +263,7 @@ $0 ~ " sched_switch: " {
 		onw = 0
 	}
 }
-END { printf "%.0f %.0f\n", m, me }' "$1"
+END { printf "%.0f %.0f\n", m, me }'
 }
 
 # ---- 1. quiet
@@ -314,30 +320,25 @@ diag "irqlat why: $n kept waits of timerlat/$CPU ($tid), $by_burst of them mostl
 jq -r --argjson p "$tid" --argjson b "$burst_pid" "$W"' | map(select(.cause != "blocking" or .blocker.pid != $b)) | .[:3][] | .summary' "$work/why.json" | sed 's/^/#   not the burst: /'
 sed -n '1,10s/^/#   /p' "$work/why.txt"
 check_gt "irqlat why keeps late waits of timerlat/$CPU ($n)" "$n" 0
-# the thread's row's TOP CAUSE: the part with the most time over its kept waits, named as in the
-# wait it took most of
-top_named() {
-	is_eq "${top%% *}" blocking_ns "the largest part over the waits after the callback" || return 1
-	b=$(jq -r --argjson p "$tid" "$W"' | max_by(.parts.blocking_ns) | "\(.blocker.pid) \(.blocker.sched)"' "$work/why.json")
-	is_eq "$b" "$burst_pid FIFO 99" "the blocker in the wait it took most of" "the burst"
-}
-check "the top cause of timerlat/$CPU's late waits after the timer's callback is the burst, rt-burst[$burst_pid] (FIFO 99), as the blocking task" top_named
 # wait by wait, against ftrace: each of the thread's waits in which the burst ran on CPU $CPU
 # (less its interrupts) for more than half of it after the timer's callback (and 20 us or
 # more) has the burst as its top cause and blocking task. Not every wait: in this emulated guest some are late because the
 # host held the vCPU (timer IRQ late, exit from idle), which irqlatd names as such.
 # the burst's time on CPU $CPU less its interrupts, as "START END" ns pieces
-awk 'function upto() { if (burst && !depth && now > last) printf "%.0f %.0f\n", last, now; last = now }
+# and, the same way, what held CPU $CPU meanwhile, as "WHAT START END" pieces: the burst
+# (less its interrupts), or an interrupt, hard IRQ or vector (by the outermost, nested ones in it)
+awk 'function upto() { if (now > last) { if (depth) printf "%s %.0f %.0f\n", outer, last, now; else if (burst) printf "burst %.0f %.0f\n", last, now } last = now }
 / sched_switch: | [a-z_]+_(entry|exit): / {
-	for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { split(substr($i, 1, length($i) - 1), q, "."); now = q[1] * 1e9 + (("1" q[2]) - 1000000) * 1000 }
+	if (match($0, / [0-9]+\.[0-9]+: /)) { split(substr($0, RSTART + 1, RLENGTH - 3), q, "."); now = q[1] * 1e9 + (("1" q[2]) - 1000000) * 1000 }
 	upto()
 	if ($0 ~ / sched_switch: /) {	# (never inside an interrupt: an entry whose exit was lost ends here)
 		depth = 0
 		if ($0 ~ /==> next_comm=rt-burst /) burst = 1; else if ($0 ~ /prev_comm=rt-burst /) burst = 0
 	}
-	else if ($0 ~ /_entry: /) depth++
+	else if ($0 ~ /_entry: /) { if (!depth++) outer = $0 ~ / irq_handler_entry: / ? "irq" : "vector" }
 	else if (depth) depth--
-}' "$work/burst-trace.txt" >"$work/burst-runs.txt"
+}' "$work/burst-trace.txt" >"$work/pieces.txt"
+awk '$1 == "burst" { print $2, $3 }' "$work/pieces.txt" >"$work/burst-runs.txt"
 # (the part compared is the largest after the callback, as tests/host/11-why-host.t does: a
 # task cannot delay a timer's interrupt, so lateness before the callback is the timer's)
 jq -r --argjson p "$tid" "$W"' | .[] | select(.flags | index("moved") | not)
@@ -359,6 +360,34 @@ fi
 awk -v b="$burst_pid" '2 * $1 > $2 && $1 >= 20000 && !($3 == "blocking" && $4 == b && $5 == "FIFO_99")' "$work/held.txt" | head -n 5 | sed 's/^/#   not named: /'
 held_named() { is_gt "$held" 0 "waits the burst held CPU $CPU for most of (ftrace)" && is_eq "$named" "$held" "of them, those whose top cause is the burst (irqlatd)" "all of them"; }
 check "each wait of timerlat/$CPU the burst held CPU $CPU for most of, by ftrace, has it as top cause ($named of $held)" held_named
+# the thread's row's TOP CAUSE: the part with the most time over its kept waits after the
+# callback, of the burst (blocking), the vectors and the hard IRQs, is the one ftrace's pieces
+# give the most time in the same windows, and when it is the burst, it is named as in the wait
+# it took most of. Which one that is depends on the machine: under a slower emulation the
+# vCPU's local timer interrupts take long enough to outweigh the burst (2026-12-07: vector
+# 23 ms of the waits against the burst's less).
+awk -v pieces="$work/pieces.txt" 'BEGIN { while ((getline l <pieces) > 0) { split(l, f, " "); n++; w[n] = f[1]; s[n] = f[2]; e[n] = f[3] } i = 1 }
+	{ a0 = $1; b0 = $2; j = 1; while (j <= n && e[j] <= a0) j++
+	  for (; j <= n && s[j] < b0; j++) { a = s[j] > a0 ? s[j] : a0; b = e[j] < b0 ? e[j] : b0; if (b > a) t[w[j]] += b - a } }
+	END { printf "%.0f %.0f %.0f\n", t["burst"], t["vector"], t["irq"] }' "$work/waits.txt" >"$work/ftrace-parts.txt"
+read -r f_burst f_vec f_irq <"$work/ftrace-parts.txt"
+# irqlatd's over the same waits (not moved): the burst's blocking part, the vectors', the IRQs'
+read -r i_burst i_vec i_irq <<EOF_PARTS
+$(jq -r --argjson p "$tid" --argjson b "$burst_pid" "$W"' | map(select(.flags | index("moved") | not))
+	| "\(map(select(.blocker.pid == $b) | .parts.blocking_ns) | add // 0) \(map(.parts.vector_ns) | add // 0) \(map(.parts.irq_ns) | add // 0)"' "$work/why.json")
+EOF_PARTS
+diag "over the kept waits after the callback (ns): ftrace: burst $f_burst, vectors $f_vec, hard IRQs $f_irq; irqlatd: blocking (the burst) $i_burst, vector $i_vec, irq $i_irq; irqlatd's largest part of all: $top"
+# largest NAME_A A NAME_B B NAME_C C: the name of the largest
+largest() { awk -v a="$1" -v x="$2" -v b="$3" -v y="$4" -v c="$5" -v z="$6" 'BEGIN { m = a; v = x; if (y > v) { m = b; v = y } if (z > v) { m = c; v = z } print m }'; }
+top_named() {
+	f_top=$(largest burst "$f_burst" vector "$f_vec" irq "$f_irq")
+	i_top=$(largest burst "$i_burst" vector "$i_vec" irq "$i_irq")
+	is_eq "$i_top" "$f_top" "irqlatd's largest of the burst, the vectors and the hard IRQs" "ftrace's" || return 1
+	[ "$f_top" = burst ] || return 0
+	b=$(jq -r --argjson p "$tid" "$W"' | max_by(.parts.blocking_ns) | "\(.blocker.pid) \(.blocker.sched)"' "$work/why.json")
+	is_eq "$b" "$burst_pid FIFO 99" "the blocker in the wait it took most of" "the burst"
+}
+check "the top cause of timerlat/$CPU's late waits after the callback, of the burst, the vectors and the hard IRQs, is ftrace's, and names the burst, rt-burst[$burst_pid] (FIFO 99), when it is" top_named
 check_grep "irqlat why names it on the screen" "blocking task .*rt-burst\[$burst_pid\] (FIFO 99)" "$work/why.txt"
 
 # ---- 3. the stacks' kernel frames, named by the kernel itself (bpf/ksym.bpf.c, a syscall
