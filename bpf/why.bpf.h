@@ -348,7 +348,7 @@ __noinline int why_wait(const struct cpu_clock *k, struct why_work *w)
 	why_clamp(part, total);
 	why_count_add(in->cls, total, part);
 	timeline_send(k, in->cell, in->end_ns, in->start_ns);
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	e = ringbuf_outlier_room(sizeof(*e)) ? bpf_ringbuf_reserve(&events, sizeof(*e), 0) : NULL;
 	if (!e) {
 		count_drop(DROP_OUTLIER);
 		return 0;
@@ -432,7 +432,7 @@ __noinline int why_late_timer(const struct cpu_clock *k, const struct timer_slot
 	part[WHY_REMAINDER] = 0;
 	why_count_add(WHY_CLASS_TIMER, total, part);
 	timeline_send(k, cell, c, x);
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	e = ringbuf_outlier_room(sizeof(*e)) ? bpf_ringbuf_reserve(&events, sizeof(*e), 0) : NULL;
 	if (!e) {
 		count_drop(DROP_OUTLIER);
 		return 0;

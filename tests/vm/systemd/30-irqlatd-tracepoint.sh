@@ -103,6 +103,8 @@ matches_hello() {	# matches_hello LIST
 	missing=$(sort "$work/hello-attached" | comm -23 - "$1.sorted" | tr '\n' ' ')
 	[ -z "$missing" ] || { diag "hello! N while attached, not in $1: $missing"; return 1; }
 }
+# (what the ring buffer refused, to tell a lost event from one never sent)
+diag "the daemon's drops: $(irqlat status -J | tr -d "\n" | sed -n 's/.*"drops": *\({[^}]*}\).*/\1/p')"
 check "irqlat events --json counts equal the module's hello! N lines (none missing)" matches_hello "$work/events"
 check "journalctl -u irqlatd TRACEPOINT=silly:me_silly ARG_COUNT values equal the hello! N lines" matches_hello "$work/journal"
 jfields() {
