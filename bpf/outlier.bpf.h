@@ -12,7 +12,7 @@ static __noinline void outlier_emit(__u32 cell, __u64 ts_ns, __u64 value_ns, __u
 	struct outlier_event *e;
 	__u64 id;
 
-	e = ringbuf_outlier_room(sizeof(*e)) ? bpf_ringbuf_reserve(&events, sizeof(*e), 0) : NULL;
+	e = ringbuf_below(sizeof(*e), 3) ? bpf_ringbuf_reserve(&events, sizeof(*e), 0) : NULL;
 	if (!e) {
 		count_drop(DROP_OUTLIER);
 		return;

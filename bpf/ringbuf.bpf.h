@@ -24,15 +24,14 @@ static __always_inline void count_drop(__u32 kind)
 		*n += 1;
 }
 
-/* Whether a record of size bytes leaves the last quarter of the ring free. Outliers and their
- * explanations stop there: a flood of them (every tick of an emulated CPU late, hundreds a
- * second a CPU) fills the ring whenever the daemon is held up for a moment, and the events of
- * the tracepoints a user attached, each one asked for and few, then found no room (the
- * systemd guest lost 19 of sillymod's 169 in one run, 2026-12-07). Two helper calls, on the
- * outliers' path only; the timelines stop at half (bpf/why.bpf.h). */
-static __always_inline bool ringbuf_outlier_room(__u64 size)
+/* Whether the ring would stay at most quarters/4 full with a record of size bytes more. The
+ * records of outliers stop at three quarters, leaving the last quarter to the tracepoints'
+ * events, each one a user asked for, and few: a flood of outliers (an emulated CPU's every
+ * tick late) fills the ring whenever the daemon is held up for a moment. Timelines stop at
+ * half (bpf/why.bpf.h). Two helper calls, on the outliers' path only. */
+static __always_inline bool ringbuf_below(__u64 size, __u64 quarters)
 {
-	return 4 * (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) + size) <= 3 * bpf_ringbuf_query(&events, BPF_RB_RING_SIZE);
+	return 4 * (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) + size) <= quarters * bpf_ringbuf_query(&events, BPF_RB_RING_SIZE);
 }
 
 #endif

@@ -109,10 +109,9 @@ struct why_scan_ref {
 /* One event of the ring per bpf_loop() step: the verifier checks the step once, not each of
  * RECENT_EVENTS copies of it. What the scan keeps is in the CPU's clock element (struct
  * why_scan), not on the caller's stack: the verifier follows a stack's values from step to
- * step, and every way a scan of the stack could end went on through the rest of the caller.
- * On Linux 6.18 that made the late timer's explanation 42,700 instructions to verify and most
- * of the daemon's start-up (some 230 ms); a map value's contents are unknown to it, and the
- * stack here never changes, so the scan is one state. */
+ * step (Linux 6.8 and later), and every way a scan of the stack could end went on through
+ * the rest of the caller: most of the daemon's start-up was the verifier's. A map value's
+ * contents are unknown to it, and the stack here never changes, so the scan is one state. */
 static int why_scan_step(__u32 i, struct why_scan_ref *ref)
 {
 	struct cpu_clock *k = clock_cpu_of(ref->cpu);
@@ -225,7 +224,7 @@ static __always_inline void timeline_send(const struct cpu_clock *k, __u32 cell,
 
 	if (ts_ns - k->timeline_ns < TIMELINE_GAP_NS)
 		return;
-	if (2 * (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) + sizeof(*t)) > bpf_ringbuf_query(&events, BPF_RB_RING_SIZE))
+	if (!ringbuf_below(sizeof(*t), 2))
 		return;
 	t = bpf_ringbuf_reserve(&events, sizeof(*t), 0);
 	if (!t)
@@ -348,7 +347,7 @@ __noinline int why_wait(const struct cpu_clock *k, struct why_work *w)
 	why_clamp(part, total);
 	why_count_add(in->cls, total, part);
 	timeline_send(k, in->cell, in->end_ns, in->start_ns);
-	e = ringbuf_outlier_room(sizeof(*e)) ? bpf_ringbuf_reserve(&events, sizeof(*e), 0) : NULL;
+	e = ringbuf_below(sizeof(*e), 3) ? bpf_ringbuf_reserve(&events, sizeof(*e), 0) : NULL;
 	if (!e) {
 		count_drop(DROP_OUTLIER);
 		return 0;
@@ -432,7 +431,7 @@ __noinline int why_late_timer(const struct cpu_clock *k, const struct timer_slot
 	part[WHY_REMAINDER] = 0;
 	why_count_add(WHY_CLASS_TIMER, total, part);
 	timeline_send(k, cell, c, x);
-	e = ringbuf_outlier_room(sizeof(*e)) ? bpf_ringbuf_reserve(&events, sizeof(*e), 0) : NULL;
+	e = ringbuf_below(sizeof(*e), 3) ? bpf_ringbuf_reserve(&events, sizeof(*e), 0) : NULL;
 	if (!e) {
 		count_drop(DROP_OUTLIER);
 		return 0;

@@ -364,8 +364,7 @@ check "each wait of timerlat/$CPU the burst held CPU $CPU for most of, by ftrace
 # callback, of the burst (blocking), the vectors and the hard IRQs, is the one ftrace's pieces
 # give the most time in the same windows, and when it is the burst, it is named as in the wait
 # it took most of. Which one that is depends on the machine: under a slower emulation the
-# vCPU's local timer interrupts take long enough to outweigh the burst (2026-12-07: vector
-# 23 ms of the waits against the burst's less).
+# vCPU's local timer interrupts take long enough to outweigh the burst.
 awk -v pieces="$work/pieces.txt" 'BEGIN { while ((getline l <pieces) > 0) { split(l, f, " "); n++; w[n] = f[1]; s[n] = f[2]; e[n] = f[3] } i = 1 }
 	{ a0 = $1; b0 = $2; j = 1; while (j <= n && e[j] <= a0) j++
 	  for (; j <= n && s[j] < b0; j++) { a = s[j] > a0 ? s[j] : a0; b = e[j] < b0 ? e[j] : b0; if (b > a) t[w[j]] += b - a } }
