@@ -78,7 +78,7 @@ grep -E "$ZERO" "$TMP/irqlatd.funcs" >"$TMP/zero.irqlatd"
 grep -E "$ZERO" "$TMP/ftrace.funcs" >"$TMP/zero.ftrace"
 diag "the /dev/zero path: irqlatd's stacks name $(tr '\n' ' ' <"$TMP/zero.irqlatd"); ftrace's $(tr '\n' ' ' <"$TMP/zero.ftrace")"
 check "irqlatd's stacks of the reader name its /dev/zero read ($(tr '\n' ' ' <"$TMP/zero.irqlatd"))" is_nonempty "$TMP/zero.irqlatd"
-jq -r '.[] | select(.stacks.kernel | map(test("^iov_iter_zero")) | any) | "\(.ts_ns) \(.stacks.kernel | join(" "))"' "$TMP/blocked.json" | head -2 | sed 's/^/#   irqlatd: /'
+jq -r '.[] | select(.stacks.kernel // [] | map(test("^iov_iter_zero")) | any) | "\(.ts_ns) \(.stacks.kernel | join(" "))"' "$TMP/blocked.json" | head -2 | sed 's/^/#   irqlatd: /'
 awk '/sched_switch:/ { if (s) print s; s = "" } /^ => / { s = s " " $2 } END { print s }' "$TMP/trace" | sort | uniq -c | sort -rn | head -4 | sed 's/^/#   ftrace: /'
 # (a function irqlatd names that ftrace's did not is only said: iov_iter_zero, in 3 of 5 runs,
 # which ftrace's stacks of the same switches lacked, its about 170 all at __cond_resched in
