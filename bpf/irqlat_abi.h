@@ -218,15 +218,33 @@ enum timer_slot_ctx { TIMER_HARD = 0, TIMER_SOFT = 1 };
 enum why_stacks_for { STACKS_WAIT = 0, STACKS_TIMER = 1 };
 #define STACKS_GAP 1024	/* in 2^20 ns: 1.07 s */
 
-/* The scan of a CPU's recent[] for the interrupts in a window (bpf/why.bpf.h's why_top()):
- * its state between bpf_loop() steps */
+/* The scan of the flight recorder for a wait's blocking task (bpf/why.bpf.h's
+ * why_blocker_earlier()): its runs in the wait before its last one, which the caller has */
+struct why_runs {
+	__u64 run_start;	/* its run at the scan's point: its switch-in, or the window's start */
+	__u64 intr;		/* the interrupts' time in that run */
+	__u64 earlier;		/* its runs that ended in the window, net of interrupts */
+	__u32 pid;		/* the blocking task's */
+	__u32 base;		/* the recorder's head at the start: the oldest record's slot */
+	__u16 ins;		/* its switch-ins in the window, the last one not counted */
+	__u8 running;		/* it runs at the scan's point */
+};
+
+/* The scans of a CPU's recent[] for the interrupts in a window (bpf/why.bpf.h's why_top()),
+ * and of its flight recorder for the blocking task's runs: their state between bpf_loop()
+ * steps. One scan at a time: the runs' before the interrupts'. */
 struct why_scan {
 	__u64 from, to;
 	__u64 oldest;
-	__u32 sum[RECENT_CLASSES];	/* each class's time in the window */
-	__u32 most[RECENT_CLASSES];	/* its largest single event */
-	__u32 best[RECENT_CLASSES];	/* that event's cell + 1 */
-	__u32 top[RECENT_CLASSES];	/* the time of that cell in the window (second pass) */
+	union {
+		struct {
+			__u32 sum[RECENT_CLASSES];	/* each class's time in the window */
+			__u32 most[RECENT_CLASSES];	/* its largest single event */
+			__u32 best[RECENT_CLASSES];	/* that event's cell + 1 */
+			__u32 top[RECENT_CLASSES];	/* the time of that cell in the window (second pass) */
+		};
+		struct why_runs runs;
+	};
 	__u32 seen;
 	__u8 overlap, second;
 };

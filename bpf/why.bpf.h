@@ -194,6 +194,79 @@ static __always_inline void why_top(struct cpu_clock *k, enum why_scan_ctx ctx, 
 		*flags |= WHY_F_RECENT_PARTIAL;
 }
 
+/* One record of the flight recorder per bpf_loop() step, oldest first, as why_scan_step():
+ * the blocking task's runs in [from, to), to being its last switch-in. A run it was in at
+ * from counts from there; each run's interrupts (their records' own net times, at their
+ * ends) are taken out. The scan stops at the first record at or after to: what follows is
+ * its last run, which the caller has from the clocks, and the records newer than it. */
+static int why_runs_step(__u32 i, struct why_scan_ref *ref)
+{
+	struct cpu_clock *k = clock_cpu_of(ref->cpu);
+	const struct flight_rec *r;
+	struct why_runs *u;
+	struct why_scan *s;
+	__u64 ts, d;
+
+	if (!k || ref->ctx >= WHY_SCAN_CTXS)
+		return 1;
+	s = &k->scan[ref->ctx];
+	u = &s->runs;
+	r = &k->flight[(u->base + i) & (FLIGHT_EVENTS - 1)];
+	ts = r->ts_ns;
+	if (!ts)
+		return 0;	/* never written */
+	if (ts >= s->to)
+		return 1;
+	if (r->type == FL_SWITCH) {
+		if (ts < s->from) {	/* before the window: who runs at its start */
+			u->running = r->b == u->pid;
+			u->run_start = s->from;
+			u->intr = 0;
+			return 0;
+		}
+		if (u->running && r->a == u->pid) {
+			d = ts - u->run_start;
+			u->earlier += d > u->intr ? d - u->intr : 0;
+			u->running = 0;
+		}
+		if (r->b == u->pid) {
+			u->running = 1;
+			u->run_start = ts;
+			u->intr = 0;
+			u->ins++;
+		}
+	} else if (r->type < FL_SWITCH && u->running && ts > u->run_start) {
+		d = ts - u->run_start;
+		u->intr += r->a < d ? r->a : d;
+	}
+	return 0;
+}
+
+/* The blocking task's (pid's) time in [from, to) on this CPU, net of interrupts, from the
+ * flight recorder: its runs before its last switch-in (to), which the clocks of the wait's
+ * end do not tell apart from other tasks' (a busy task preempted in the wait by a kworker, a
+ * migration thread). As far back as the recorder reaches: a run that began before its oldest
+ * record counts from its first switch-in there. *ins: its switch-ins in the window but the
+ * last, which the caller's count of other tasks' takes out. Outliers only. */
+static __always_inline __u64 why_blocker_earlier(struct cpu_clock *k, enum why_scan_ctx ctx, __u32 pid, __u64 from,
+						 __u64 to, __u64 *ins)
+{
+	struct why_scan_ref ref = { .cpu = bpf_get_smp_processor_id(), .ctx = ctx };
+	struct why_scan *s;
+
+	if (ctx >= WHY_SCAN_CTXS)
+		return 0;
+	s = &k->scan[ctx];
+	__builtin_memset(s, 0, sizeof(*s));
+	s->from = from;
+	s->to = to;
+	s->runs.pid = pid;
+	s->runs.base = k->flight_head;
+	bpf_loop(FLIGHT_EVENTS, why_runs_step, &ref, 0);
+	*ins = s->runs.ins;
+	return s->runs.earlier;
+}
+
 /* A task's identity into the record (a kernel pointer read by CO-RE probe reads: the caller
  * may hold it only as a number) */
 static __always_inline void why_task(struct why_event *e, __u64 task)
@@ -293,7 +366,7 @@ __noinline int why_wait(const struct cpu_clock *k, struct why_work *w)
 	/* kernel pointers held as numbers, read by CO-RE probe reads (not the struct they are in) */
 	struct task_struct *waiter, *blocker;
 	__u64 blocker_pid, blocker_prio, others, idle_exp, ran_on, moved, no_clocks, unsplit, split;
-	__u64 d_task, switches, has_blocker, blocking, lower;
+	__u64 d_task, switches, has_blocker, blocking, lower, earlier = 0, ins = 0;
 	struct why_snap *to;
 	struct why_event *e;
 
@@ -312,6 +385,11 @@ __noinline int why_wait(const struct cpu_clock *k, struct why_work *w)
 	waiter_prio = BPF_CORE_READ(waiter, prio);
 	blocker_pid = BPF_CORE_READ(blocker, pid);
 	blocker_prio = BPF_CORE_READ(blocker, prio);
+	/* the blocker switched in during the wait: its runs before that one, if any */
+	if (blocker_pid && in->blocker != in->waiter && in->blocker_in_ns > in->cb_ns && in->wake_cpu == cpu &&
+	    !(flags & WHY_F_RAN_ON))
+		earlier = why_blocker_earlier((struct cpu_clock *)k, w->scan, blocker_pid, in->cb_ns, in->blocker_in_ns,
+					      &ins);
 	idle_exp = flags & WHY_F_IDLE_AT_EXPIRY;
 	part[WHY_LATE_IDLE] = late * idle_exp;
 	part[WHY_LATE_BUSY] = late * (1 - idle_exp);
@@ -336,8 +414,9 @@ __noinline int why_wait(const struct cpu_clock *k, struct why_work *w)
 	switches = bf_pos((__s32)(to->switches - in->from.switches - in->switched));
 	has_blocker = bf_nz(blocker_pid);
 	switches -= bf_lt(in->cb_ns, in->blocker_in_ns) * has_blocker * bf_nz(switches);
+	switches -= bf_min(ins, switches);
 	others = switches * split;
-	blocking = bf_min(in->blocker_net_ns, d_task) * has_blocker;
+	blocking = bf_min(in->blocker_net_ns + earlier, d_task) * has_blocker;
 	part[WHY_OTHERS] = (d_task - blocking) * split;
 	/* a real-time waiter behind a task of lower priority: the scheduler and preemption-off */
 	lower = bf_lt(waiter_prio, 100) * has_blocker * bf_lt(waiter_prio, blocker_prio);

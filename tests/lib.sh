@@ -313,11 +313,12 @@ fio_load() {
 		--ioengine=psync --runtime="$1" --time_based >"$TMP/fio.log" 2>&1
 }
 
-# burst_start: the SCHED_FIFO 99 busy task of the why tests on CPU 1 (tests/host/helpers/burst.py),
-# its pid in BURST, once its loop runs: a test's waits are the burst's from then on
+# burst_start [PRIO [BUSY_US PERIOD_US]]: the SCHED_FIFO (99) busy task of the why tests on CPU 1
+# (tests/host/helpers/burst.py: 2 ms out of 10), its pid in BURST, once its loop runs: a
+# test's waits are the burst's from then on
 burst_start() {
 	rm -f "$TMP/burst.ready"
-	chrt -f 99 taskset -c 1 python3 "$TOP/tests/host/helpers/burst.py" "$TMP/burst.ready" &
+	chrt -f "${1:-99}" taskset -c 1 python3 "$TOP/tests/host/helpers/burst.py" "$TMP/burst.ready" "${@:2}" &
 	BURST=$!
 	retry_for 30 test -e "$TMP/burst.ready"
 }

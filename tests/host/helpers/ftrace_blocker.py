@@ -3,21 +3,21 @@
 sched_switch events (a private tracefs instance, trace_clock mono: CLOCK_MONOTONIC, as the
 daemon's ts_ns).
 
-usage: ftrace_blocker.py [--last] [--net] TRACE CPU PID WINDOWS
+usage: ftrace_blocker.py [--net] [--runs] TRACE CPU PID WINDOWS
 TRACE: the instance's trace file; WINDOWS: lines "START_NS END_NS ID". Prints "ID NS" for each
-window that the trace covers (a switch on CPU before START and after END, and none lost in it). --last: the time of
-the task's last run in the window only (irqlatd's blocking part is the time of the task
-switched out for the waiter since its last switch-in; an earlier run is another task's part).
+window that the trace covers (a switch on CPU before START and after END, and none lost in it):
+the time of the task's runs in the window (irqlatd's blocking part: every run in the wait of
+the task switched out for the waiter). --runs: and a third column, how many runs of it.
 --net: less the time of the interrupts (hard-IRQ handlers, vectors: their *_entry and *_exit
 events, outermost ones) on CPU within it, which irqlatd counts as theirs, not the task's."""
 import re
 import sys
 
 args = sys.argv[1:]
-last_only = net = False
-while args and args[0] in ("--last", "--net"):
-    last_only |= args[0] == "--last"
+net = count = False
+while args and args[0] in ("--net", "--runs"):
     net |= args[0] == "--net"
+    count |= args[0] == "--runs"
     args = args[1:]
 trace, cpu, pid, windows = args[0], int(args[1]), int(args[2]), args[3]
 line_re = re.compile(r"\[(\d+)\]\s+\S+\s+(\d+)\.(\d+): sched_switch: .*prev_pid=(\d+) .*==> .*next_pid=(\d+)")
@@ -80,7 +80,4 @@ with open(windows) as f:
             lo, hi = max(a, s), min(b, e)
             return hi - lo - sum(max(0, min(hi, y) - max(lo, x)) for x, y in irqs if x < hi and y > lo)
         inside = [(s, e) for s, e in runs if min(b, e) > max(a, s)]
-        if last_only:
-            print(wid, net_of(*inside[-1]) if inside else 0)
-        else:
-            print(wid, sum(net_of(s, e) for s, e in inside))
+        print(wid, sum(net_of(s, e) for s, e in inside), *([len(inside)] if count else []))
