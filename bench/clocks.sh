@@ -8,10 +8,11 @@
 # kernel's BPF statistics on, both are attached side by side after a throwaway copy of the
 # rows' clock-only twins (the cold cost of the first program on a tracepoint), in both orders
 # each round. A row's ns per event is taken as in bench/kinds.sh (its tracepoints, events and
-# program names come from bench/kinds.list); the clocks' cost is kind-K's less noclocks-K's in
-# the same measurement, min, median and max over every measurement; the budget applies to the
-# median. The objects are loaded by irqlat-bench-load, not the daemon: the kinds' own options
-# keep their defaults (wake-ups and threaded IRQs off in sched), which both builds share.
+# program names come from bench/kinds.list; the median over one-second windows); the clocks'
+# cost is kind-K's less noclocks-K's in the same measurement, min, median and max over every
+# measurement; the budget applies to the median. The objects are loaded by irqlat-bench-load,
+# not the daemon: the kinds' own options keep their defaults (wake-ups and threaded IRQs off
+# in sched), which both builds share.
 # With --without flight it measures the flight recorder instead (issue "Capture on threshold":
 # at most 15 ns an event): each kind that writes to it (the timer's expiry too), as shipped
 # and built with IRQLAT_NO_FLIGHT (noflight-K), the same way.
@@ -71,19 +72,25 @@ measure() {	# ROUND ORDER OBJECT...: the warm twins, then each object, measured 
 	attachments >"$TMP/att"
 	for o in "$@"; do echo "$o ${PID[$o]}"; done >"$TMP/pids"
 	bpftool -j prog show >"$TMP/before.json"; t0=$(date +%s.%N)
+	windows_start "$TMP/win"
 	load "$RUN_SECONDS"
+	windows_stop
 	bpftool -j prog show >"$TMP/after.json"; t1=$(date +%s.%N)
 	stop_all
-	python3 - "$LIST" "$TMP/before.json" "$TMP/after.json" "$TMP/att" "$TMP/pids" "$round" "$order" \
-		"$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$VARIANT" "${!KIND[@]}" "${KIND[@]}" <<'PY' >>"$RESULTS" || die "cannot read bpftool's statistics"
+	windows_list "$TMP/win" >"$TMP/windows"
+	PYTHONPATH=$TOP/bench python3 - "$LIST" "$TMP/before.json" "$TMP/after.json" "$TMP/att" "$TMP/pids" "$round" "$order" \
+		"$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$TMP/windows" "$VARIANT" "${!KIND[@]}" "${KIND[@]}" <<'PY' >>"$RESULTS" || die "cannot read bpftool's statistics"
 import json, re, sys
+from windows import snapshots, median_per_event
 rows = {l.split()[0]: l.split() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")}
 before = {p["id"]: p for p in json.load(open(sys.argv[2]))}
 after = {p["id"]: p for p in json.load(open(sys.argv[3]))}
 att = [l.split() for l in open(sys.argv[4]) if l.strip()]
 pids = dict(l.split() for l in open(sys.argv[5]) if l.strip())
-rnd, order, secs, variant = sys.argv[6], sys.argv[7], float(sys.argv[8]), sys.argv[9]
-names = sys.argv[10:]
+rnd, order, secs = sys.argv[6], sys.argv[7], float(sys.argv[8])
+snaps = snapshots(sys.argv[2], open(sys.argv[9]).read().split(), sys.argv[3])
+variant = sys.argv[10]
+names = sys.argv[11:]
 kind = dict(zip(names[:len(names) // 2], names[len(names) // 2:]))
 def d(i, f):
     return after.get(i, {}).get(f, 0) - before.get(i, {}).get(f, 0)
@@ -95,8 +102,9 @@ for row, k in kind.items():
         ps = {(int(p), t) for q, p, t in att if q == pid and t in tps
               and re.search(pattern, after.get(int(p), {}).get("name", ""))}
         runs = sum(d(i, "run_cnt") for i, t in ps if t in events)
-        if runs:
-            print(rnd, order, row, "without" if build == variant else build, sum(d(i, "run_time_ns") for i, _ in ps) / runs, runs / secs)
+        ns = median_per_event(snaps, [i for i, _ in ps], [i for i, t in ps if t in events])
+        if runs and ns is not None:
+            print(rnd, order, row, "without" if build == variant else build, ns, runs / secs)
 PY
 	echo "round $round, $order: $(awk -v r="$round" -v o="$order" '$1 == r && $2 == o { printf "%s%s %s %.0f", sep, $3, $4, $5; sep = ", " }' "$RESULTS")"
 }

@@ -11,9 +11,10 @@
 #   TWIN       each twin object a row names, its programs only reading the clock
 #   irqlatd    the daemon with its defaults: every kind on
 # ns per event of a row = the run time of its programs (those on its tracepoints whose name
-# matches) over the runs of its event programs. Each round measures both attach orders;
-# the ratio's min, median and max are over every measurement. Then irqlatd's BPF time and its
-# own CPU time per second under that load.
+# matches) over the runs of its event programs, the median over the measurement's one-second
+# windows (bench/windows.py: a stall of the host's lands in a few of them). Each round
+# measures both attach orders; the ratio's min, median and max are over every measurement.
+# Then irqlatd's BPF time and its own CPU time per second under that load.
 # With BENCH_LOAD=pipe the load is two threads passing a byte through pipes (bench/lib.sh): the
 # rows of bench/kinds-pipe.list (KINDS_LIST=bench/kinds-pipe.list) measure sched_waking's early
 # exit alone; the daemon's own figures are then left out.
@@ -76,19 +77,24 @@ measure() {	# ROUND ORDER NAME...
 	for n in "$@"; do [ "$n" = warm ] || echo "$n ${PID[$n]}"; done >"$TMP/pids"
 	o0=$(outliers)
 	bpftool -j prog show >"$TMP/before.json"; t0=$(date +%s.%N); k0=$(cpu_ns "${PID[irqlatd]}")
+	windows_start "$TMP/win"
 	load "$RUN_SECONDS"
+	windows_stop
 	bpftool -j prog show >"$TMP/after.json"; t1=$(date +%s.%N); k1=$(cpu_ns "${PID[irqlatd]}")
 	o1=$(outliers)
 	stop_all
-	python3 - "$LIST" "$TMP/before.json" "$TMP/after.json" "$TMP/att" "$TMP/pids" "$round" "$order" \
-		"$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$((k1 - k0))" "$((o1 - o0))" <<'EOF' >>"$RESULTS" || die "cannot read bpftool's statistics"
+	windows_list "$TMP/win" >"$TMP/windows"
+	PYTHONPATH=$TOP/bench python3 - "$LIST" "$TMP/before.json" "$TMP/after.json" "$TMP/att" "$TMP/pids" "$round" "$order" \
+		"$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$((k1 - k0))" "$((o1 - o0))" "$TMP/windows" <<'EOF' >>"$RESULTS" || die "cannot read bpftool's statistics"
 import json, re, sys
+from windows import snapshots, median_per_event
 rows = [l.split() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
 before = {p["id"]: p for p in json.load(open(sys.argv[2]))}
 after = {p["id"]: p for p in json.load(open(sys.argv[3]))}
 att = [l.split() for l in open(sys.argv[4]) if l.strip()]
 pids = dict(l.split() for l in open(sys.argv[5]) if l.strip())
 rnd, order, secs, cpu_ns, outliers = sys.argv[6], sys.argv[7], float(sys.argv[8]), int(sys.argv[9]), int(sys.argv[10])
+snaps = snapshots(sys.argv[2], open(sys.argv[11]).read().split(), sys.argv[3])
 def d(i, f):
     return after.get(i, {}).get(f, 0) - before.get(i, {}).get(f, 0)
 def progs(pid, tps, pattern):
@@ -99,9 +105,9 @@ for row, budget, twin, tps, events, pattern in rows:
     for who, pat in (("irqlatd", pattern), (twin, ".")):
         ps = progs(pids[who], tps, pat)
         runs = sum(d(i, "run_cnt") for i, t in ps if t in events)
-        if runs:
-            print(rnd, order, row, "irqlatd" if who == "irqlatd" else "twin",
-                  sum(d(i, "run_time_ns") for i, _ in ps) / runs, runs / secs)
+        ns = median_per_event(snaps, [i for i, _ in ps], [i for i, t in ps if t in events])
+        if runs and ns is not None:
+            print(rnd, order, row, "irqlatd" if who == "irqlatd" else "twin", ns, runs / secs)
 ids = {int(p) for q, p, t in att if q == pids["irqlatd"]}
 print(rnd, order, "-", "total_bpf_ms_per_s", sum(d(i, "run_time_ns") for i in ids) / 1e6 / secs, len(ids))
 print(rnd, order, "-", "daemon_cpu_ms_per_s", cpu_ns / 1e6 / secs, 0)
@@ -137,7 +143,8 @@ for line in open(sys.argv[2]):
 summary = open(sys.argv[3], "a")
 pipe = sys.argv[4] == "pipe"  # the daemon's figures are not the ones its targets are for
 print()
-print("ns per event = run_time_ns / runs of the row's event programs (kernel BPF statistics on: read the ratios);")
+print("ns per event = run_time_ns / runs of the row's event programs, the median over a measurement's 1 s windows")
+print("(kernel BPF statistics on: read the ratios; bench/windows.py says why windows);")
 print("ratio = irqlatd / its clock-only twin in the same measurement; min, median and max over every measurement.")
 print()
 print("| program | irqlatd ns/event (median) | twin ns/event (median) | ratio min | ratio median | ratio max | budget | verdict | events/s |")

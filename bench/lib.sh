@@ -57,6 +57,23 @@ rounds_args() {
 	[[ $RUN_SECONDS =~ ^[1-9][0-9]*$ && $ROUNDS =~ ^[1-9][0-9]*$ ]] ||
 		{ echo "bench $BENCH_NAME: --seconds and --rounds take positive integers" >&2; exit 2; }
 }
+# windows_start DIR: bpftool -j prog show into DIR/N.json once a second till windows_stop, for
+# bench/windows.py (why: there); each snapshot is renamed into place once whole
+windows_start() {
+	mkdir -p "$1" && rm -f "$1"/*.json
+	(
+		i=0
+		while :; do
+			sleep 1
+			bpftool -j prog show >"$1/$i.part" && mv "$1/$i.part" "$1/$i.json"
+			i=$((i + 1))
+		done
+	) &
+	WINDOWS_PID=$!
+}
+windows_stop() { kill "$WINDOWS_PID" 2>/dev/null; wait "$WINDOWS_PID" 2>/dev/null; }
+# the snapshots of DIR in the order they were taken
+windows_list() { find "$1" -maxdepth 1 -name '*.json' -printf '%f\n' | sort -n | sed "s|^|$1/|"; }
 # the tools both benchmarks run
 need_tools() {
 	local t
