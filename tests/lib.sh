@@ -313,6 +313,18 @@ fio_load() {
 		--ioengine=psync --runtime="$1" --time_based >"$TMP/fio.log" 2>&1
 }
 
+# why_setup [TOOL...]: what the why tests need before they start: cyclictest, chrt, taskset,
+# jq, python3 and the TOOLs (a Bail out! line naming the one missing), two CPUs (the load on
+# CPU 1, the rest elsewhere: a SKIP plan on one) and tracefs
+why_setup() {
+	local t
+	for t in cyclictest chrt taskset jq python3 "$@"; do
+		command -v "$t" >/dev/null || { echo "Bail out! $t is missing (scripts/install-deps test)"; exit 1; }
+	done
+	[ "$(nproc)" -ge 2 ] || { echo "1..0 # SKIP needs 2 CPUs"; exit 0; }
+	mount_fs
+}
+
 # burst_start [PRIO [BUSY_US PERIOD_US]]: the SCHED_FIFO (99) busy task of the why tests on CPU 1
 # (tests/host/helpers/burst.py: 2 ms out of 10), its pid in BURST, once its loop runs: a
 # test's waits are the burst's from then on

@@ -25,11 +25,7 @@ why_cleanup() {
 	rm -rf "$TMP"
 }
 trap why_cleanup EXIT
-for t in cyclictest chrt taskset jq python3 curl promtool; do
-	command -v "$t" >/dev/null || { echo "Bail out! $t is missing (scripts/install-deps test)"; exit 1; }
-done
-[ "$(nproc)" -ge 2 ] || { echo "1..0 # SKIP needs 2 CPUs"; exit 0; }
-mount_fs
+why_setup curl promtool
 start_private_journald || { echo "Bail out! no private journald"; exit 1; }
 MP=$(free_port)
 # no cap on the entries: the test reads what an entry says, not how many the limits let through

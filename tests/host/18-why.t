@@ -34,11 +34,7 @@ why_cleanup() {
 	rm -rf "$TMP"
 }
 trap why_cleanup EXIT
-for t in cyclictest chrt taskset bpftool jq python3; do
-	command -v "$t" >/dev/null || { echo "Bail out! $t is missing (scripts/install-deps test)"; exit 1; }
-done
-[ "$(nproc)" -ge 2 ] || { echo "1..0 # SKIP needs 2 CPUs"; exit 0; }
-mount_fs
+why_setup bpftool
 
 MP=$(free_port)
 # ftrace's wake-ups and switches on CPU 1

@@ -43,11 +43,7 @@ timeline_cleanup() {
 	rm -rf "$TMP"
 }
 trap timeline_cleanup EXIT
-for t in cyclictest chrt taskset jq python3 cc; do
-	command -v "$t" >/dev/null || { echo "Bail out! $t is missing (scripts/install-deps test)"; exit 1; }
-done
-[ "$(nproc)" -ge 2 ] || { echo "1..0 # SKIP needs 2 CPUs"; exit 0; }
-mount_fs
+why_setup cc
 cc -O2 -Wall -Wextra "$TOP/tests/host/helpers/lo-flood.c" -o "$TMP/lo-flood" || { echo "Bail out! cannot build lo-flood"; exit 1; }
 
 # ftrace's probes first: a tracepoint calls its probes in the order they were registered, and

@@ -24,11 +24,7 @@ stacks_cleanup() {
 	rm -rf "$TMP"
 }
 trap stacks_cleanup EXIT
-for t in cyclictest chrt taskset jq python3; do
-	command -v "$t" >/dev/null || { echo "Bail out! $t is missing (scripts/install-deps test)"; exit 1; }
-done
-[ "$(nproc)" -ge 2 ] || { echo "1..0 # SKIP needs 2 CPUs"; exit 0; }
-mount_fs
+why_setup
 start_daemon || { echo "Bail out! irqlatd did not start"; exit 1; }
 
 cat >"$TMP/reader.py" <<'PY'

@@ -24,11 +24,7 @@ why_cleanup() {
 	rm -rf "$TMP"
 }
 trap why_cleanup EXIT
-for t in cyclictest chrt taskset jq python3; do
-	command -v "$t" >/dev/null || { echo "Bail out! $t is missing (scripts/install-deps test)"; exit 1; }
-done
-[ "$(nproc)" -ge 2 ] || { echo "1..0 # SKIP needs 2 CPUs"; exit 0; }
-mount_fs
+why_setup
 ftrace_cpu1 "$INST" 16384 sched/sched_switch irq/irq_handler_entry irq/irq_handler_exit irq_vectors ||
 	{ echo "Bail out! cannot make a tracefs instance"; exit 1; }
 start_daemon || { echo "Bail out! irqlatd did not start"; exit 1; }
