@@ -221,13 +221,13 @@ enum why_stacks_for { STACKS_WAIT = 0, STACKS_TIMER = 1 };
 /* The scan of the flight recorder for a wait's blocking task (bpf/why.bpf.h's
  * why_blocker_earlier()): its runs in the wait before its last one, which the caller has */
 struct why_runs {
-	__u64 run_start;	/* its run at the scan's point: its switch-in, or the window's start */
-	__u64 intr;		/* the interrupts' time in that run */
-	__u64 earlier;		/* its runs that ended in the window, net of interrupts */
+	__u64 run_end;		/* the run the scan is in (going back): its switch-out */
+	__u64 intr;		/* the interrupts' time in that run so far */
+	__u64 earlier;		/* its runs in the window, net of interrupts */
 	__u32 pid;		/* the blocking task's */
-	__u32 base;		/* the recorder's head at the start: the oldest record's slot */
+	__u32 base;		/* the recorder's head at the start: the newest record's slot + 1 */
 	__u16 ins;		/* its switch-ins in the window, the last one not counted */
-	__u8 running;		/* it runs at the scan's point */
+	__u8 running;		/* the scan is inside one of its runs */
 };
 
 /* The scans of a CPU's recent[] for the interrupts in a window (bpf/why.bpf.h's why_top()),

@@ -194,11 +194,12 @@ static __always_inline void why_top(struct cpu_clock *k, enum why_scan_ctx ctx, 
 		*flags |= WHY_F_RECENT_PARTIAL;
 }
 
-/* One record of the flight recorder per bpf_loop() step, oldest first, as why_scan_step():
- * the blocking task's runs in [from, to), to being its last switch-in. A run it was in at
- * from counts from there; each run's interrupts (their records' own net times, at their
- * ends) are taken out. The scan stops at the first record at or after to: what follows is
- * its last run, which the caller has from the clocks, and the records newer than it. */
+/* One record of the flight recorder per bpf_loop() step, newest first, as why_scan_step():
+ * the blocking task's runs in [from, to), to being its last switch-in. Newest first, so that
+ * the scan walks the wait's records only: it skips those at or after to (its last run, which
+ * the caller has from the clocks) and stops at the first before from. Going back, a run
+ * begins at the task's switch-out and ends at its switch-in, or at from when it ran then;
+ * the interrupts that ended in it (their records' own net times) are taken out. */
 static int why_runs_step(__u32 i, struct why_scan_ref *ref)
 {
 	struct cpu_clock *k = clock_cpu_of(ref->cpu);
@@ -211,32 +212,33 @@ static int why_runs_step(__u32 i, struct why_scan_ref *ref)
 		return 1;
 	s = &k->scan[ref->ctx];
 	u = &s->runs;
-	r = &k->flight[(u->base + i) & (FLIGHT_EVENTS - 1)];
+	r = &k->flight[(u->base - 1 - i) & (FLIGHT_EVENTS - 1)];
 	ts = r->ts_ns;
 	if (!ts)
-		return 0;	/* never written */
+		return 1;	/* never written, nor any older one */
 	if (ts >= s->to)
-		return 1;
-	if (r->type == FL_SWITCH) {
-		if (ts < s->from) {	/* before the window: who runs at its start */
-			u->running = r->b == u->pid;
-			u->run_start = s->from;
-			u->intr = 0;
-			return 0;
+		return 0;
+	if (ts < s->from) {	/* the window's start: a run it was in counts from there */
+		if (u->running) {
+			d = u->run_end - s->from;
+			u->earlier += d > u->intr ? d - u->intr : 0;
 		}
-		if (u->running && r->a == u->pid) {
-			d = ts - u->run_start;
+		return 1;
+	}
+	if (r->type == FL_SWITCH) {
+		if (u->running && r->b == u->pid) {	/* its switch-in: the run's start */
+			d = u->run_end - ts;
 			u->earlier += d > u->intr ? d - u->intr : 0;
 			u->running = 0;
-		}
-		if (r->b == u->pid) {
-			u->running = 1;
-			u->run_start = ts;
-			u->intr = 0;
 			u->ins++;
 		}
-	} else if (r->type < FL_SWITCH && u->running && ts > u->run_start) {
-		d = ts - u->run_start;
+		if (r->a == u->pid) {	/* its switch-out: a run's end */
+			u->running = 1;
+			u->run_end = ts;
+			u->intr = 0;
+		}
+	} else if (r->type < FL_SWITCH && u->running) {
+		d = ts - s->from;
 		u->intr += r->a < d ? r->a : d;
 	}
 	return 0;
@@ -245,8 +247,8 @@ static int why_runs_step(__u32 i, struct why_scan_ref *ref)
 /* The blocking task's (pid's) time in [from, to) on this CPU, net of interrupts, from the
  * flight recorder: its runs before its last switch-in (to), which the clocks of the wait's
  * end do not tell apart from other tasks' (a busy task preempted in the wait by a kworker, a
- * migration thread). As far back as the recorder reaches: a run that began before its oldest
- * record counts from its first switch-in there. *ins: its switch-ins in the window but the
+ * migration thread). As far back as the recorder reaches: a run older than its oldest record
+ * is not counted. *ins: its switch-ins in the window but the
  * last, which the caller's count of other tasks' takes out. Outliers only. */
 static __always_inline __u64 why_blocker_earlier(struct cpu_clock *k, enum why_scan_ctx ctx, __u32 pid, __u64 from,
 						 __u64 to, __u64 *ins)

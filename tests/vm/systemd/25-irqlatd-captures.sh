@@ -33,7 +33,7 @@ target=$!
 mkdir -p /etc/irqlatd
 cat >/etc/irqlatd/vmtest-shell.sh <<'EOF'
 env | grep ^IRQLAT_ >/run/irqlatd/shell.env
-for p in /etc /usr /root /home /var/lib /run /tmp /var/tmp; do
+for p in /etc /usr /root /home /var/lib /run /sys/fs/bpf /dev/shm /tmp /var/tmp; do
 	if touch "$p/irqlat-denied" 2>/dev/null; then echo "$p wrote"; else echo "$p refused"; fi
 done >/run/irqlatd/shell.writes
 EOF
@@ -63,20 +63,20 @@ named() {	# an outlier entry of this run names a capture, and the file is there
 check "a journal entry of the outlier names its capture (CAPTURE_FILE=$(cat "$work/named" 2>/dev/null))" retry 10 named
 check_match "... in $DIR" "$(cat "$work/named")" "^$DIR/"
 
-ran() { [ -s /run/irqlatd/shell.writes ] && [ "$(wc -l </run/irqlatd/shell.writes)" -ge 8 ]; }
+ran() { [ -s /run/irqlatd/shell.writes ] && [ "$(wc -l </run/irqlatd/shell.writes)" -ge 10 ]; }
 check "the shell action ran" retry 20 ran
 cp /run/irqlatd/shell.env /run/irqlatd/shell.writes "$work/" 2>/dev/null || true
 sed 's/^/#   /' "$work/shell.writes"
 check_grep "... with IRQLAT_KIND=hardirq" '^IRQLAT_KIND=hardirq$' "$work/shell.env"
 check_grep "... and IRQLAT_CAPTURE_FILE in $DIR" "^IRQLAT_CAPTURE_FILE=$DIR/" "$work/shell.env"
-check_no_grep "its writes to /etc, /usr, /root, /home, /var/lib and /run were refused" \
-	'^/\(etc\|usr\|root\|home\|var/lib\|run\) wrote' "$work/shell.writes"
+check_no_grep "its writes to /etc, /usr, /root, /home, /var/lib, /run and /sys/fs/bpf were refused" \
+	'^/\(etc\|usr\|root\|home\|var/lib\|run\|sys/fs/bpf\) wrote' "$work/shell.writes"
 leaked() {	# what this script sees of the shell's writes: none, /tmp's and /var/tmp's included
-	for p in /etc /usr /root /home /var/lib /run /tmp /var/tmp; do
+	for p in /etc /usr /root /home /var/lib /run /sys/fs/bpf /dev/shm /tmp /var/tmp; do
 		[ ! -e "$p/irqlat-denied" ] || { why "written" "$p/irqlat-denied"; return 1; }
 	done
 }
-check "none of them is in the machine's file system (its /tmp and /var/tmp were its own)" leaked
+check "none of them is in the machine's file system (its /tmp, /var/tmp and /dev/shm are its own)" leaked
 # (a capture is written as .NAME.tmp, then renamed)
 other=$(find "$STATE" -mindepth 1 ! -path "$DIR" ! -path "$DIR/*.trace" ! -path "$DIR/.*.tmp" 2>/dev/null | head -n 3)
 check_empty "the state folder holds the captures and nothing else" "$other"
