@@ -110,7 +110,23 @@ matches_hello() {	# matches_hello LIST
 }
 # (what the ring buffer refused, to tell a lost event from one never sent)
 diag "the daemon's drops: $(irqlat status -J | tr -d "\n" | sed -n 's/.*"drops": *\({[^}]*}\).*/\1/p')"
-check "irqlat events --json counts equal the module's hello! N lines (none missing)" matches_hello "$work/events"
+# The stream to a subscriber is lossy by design: one that reads slower than the daemon sends
+# (here the emulated guest's irqlat under a flood of outliers, thousands a second) has lines
+# dropped past its queue, and is told how many in a {"lost":N} line (irqlatd(8), LIMITS); the
+# journal, below, has every event. So: each of the module's counts is in the stream but for
+# as many as the stream said it lost, and no count in it is not the module's, nor twice.
+stream_holds() {
+	matches_hello "$work/events" && return 0
+	lost=$(sed -n 's/^{"lost":\([0-9]*\)}$/\1/p' "$work/events.json" | awk '{ n += $1 } END { print n + 0 }')
+	sort -u "$work/hello" >"$work/hello.sorted"
+	sort -u "$work/events" >"$work/events.sorted"
+	extra=$(comm -13 "$work/hello.sorted" "$work/events.sorted" | wc -l)
+	twice=$(sort "$work/events" | uniq -d | wc -l)
+	missed=$(sort -u "$work/hello-attached" | comm -23 - "$work/events.sorted" | wc -l)
+	diag "the stream said it lost $lost lines (outliers among them); the module's counts missing from it: $missed, in it but not the module's: $extra, twice: $twice"
+	[ "$extra" -eq 0 ] && [ "$twice" -eq 0 ] && [ "$missed" -le "$lost" ]
+}
+check "irqlat events --json counts equal the module's hello! N lines (none missing but as many as the stream said it lost)" stream_holds
 check "journalctl -u irqlatd TRACEPOINT=silly:me_silly ARG_COUNT values equal the hello! N lines" matches_hello "$work/journal"
 jfields() {
 	entry=$(journalctl -q -u irqlatd TRACEPOINT=silly:me_silly MESSAGE_ID=$MID_TP -o export -n 1)
