@@ -365,10 +365,13 @@ check "each wait of timerlat/$CPU the burst held CPU $CPU for most of, by ftrace
 # give the most time in the same windows, and when it is the burst, it is named as in the wait
 # it took most of. Which one that is depends on the machine: under a slower emulation the
 # vCPU's local timer interrupts take long enough to outweigh the burst.
-awk -v pieces="$work/pieces.txt" 'BEGIN { while ((getline l <pieces) > 0) { split(l, f, " "); n++; w[n] = f[1]; s[n] = f[2]; e[n] = f[3] } i = 1 }
-	{ a0 = $1; b0 = $2; j = 1; while (j <= n && e[j] <= a0) j++
-	  for (; j <= n && s[j] < b0; j++) { a = s[j] > a0 ? s[j] : a0; b = e[j] < b0 ? e[j] : b0; if (b > a) t[w[j]] += b - a } }
-	END { printf "%.0f %.0f %.0f\n", t["burst"], t["vector"], t["irq"] }' "$work/waits.txt" >"$work/ftrace-parts.txt"
+# (the waits in time order and the pieces in theirs, which do not overlap: each wait's search
+# starts where the last one's did, not at the first piece; from the first, it was the
+# waits times the pieces, minutes under a slow emulation, and the check ran out of time)
+sort -n "$work/waits.txt" | awk -v pieces="$work/pieces.txt" 'BEGIN { while ((getline l <pieces) > 0) { split(l, f, " "); n++; w[n] = f[1]; s[n] = f[2]; e[n] = f[3] } k = 1 }
+	{ a0 = $1; b0 = $2; while (k <= n && e[k] <= a0) k++
+	  for (j = k; j <= n && s[j] < b0; j++) { a = s[j] > a0 ? s[j] : a0; b = e[j] < b0 ? e[j] : b0; if (b > a) t[w[j]] += b - a } }
+	END { printf "%.0f %.0f %.0f\n", t["burst"], t["vector"], t["irq"] }' >"$work/ftrace-parts.txt"
 read -r f_burst f_vec f_irq <"$work/ftrace-parts.txt"
 # irqlatd's over the same waits (not moved): the burst's blocking part, the vectors', the IRQs'
 read -r i_burst i_vec i_irq <<EOF_PARTS
