@@ -1,4 +1,5 @@
 #!/bin/sh
+# vm-check-timeout: 300
 # irqlatd.service consumes sillymod's silly:me_silly under the hardened unit (uid 0 with only
 # CAP_BPF, CAP_PERFMON and CAP_SYSLOG, tracefs mounted by systemd at boot): started before the module, it
 # attaches after `insmod`; the counts it streams (irqlat events) and journals (TRACEPOINT=,
