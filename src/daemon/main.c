@@ -715,6 +715,10 @@ static void daemon_stop(struct daemon *d, bool started)
 {
 	bool attached = d->bpf.skel != NULL;
 
+	/* first what others see of the daemon outside what it owns: the tracefs instance goes
+	 * before the last drain and the detach, which a loaded machine may make longer than
+	 * the unit's TimeoutStopSec (a SIGKILL would leave the instance recording) */
+	actions_stop(&d->actions);
 	metrics_close(d->metrics);
 	sd_event_source_disable_unref(d->rb_turn_src);
 	sd_event_source_disable_unref(d->rb_src);
@@ -734,7 +738,6 @@ static void daemon_stop(struct daemon *d, bool started)
 	server_close(d->srv);	/* removes the socket */
 	d->srv = NULL;
 	event_ring_free(&d->events);
-	actions_stop(&d->actions);
 	outlier_destroy(&d->outliers);
 	why_store_free(&d->why);
 	stacks_free();

@@ -223,7 +223,7 @@ void actions_run(struct actions *a, const struct outlier *o, char *file, size_t 
 	int r;
 
 	file[0] = 0;
-	if (!on->actions)
+	if (a->stopped || !on->actions)
 		return;
 	if ((on->actions & ACTION_TRACE) && due(a, o->kind, ACT_TRACE, now)) {
 		r = a->trace.on ? save_trace(a, o, file, len) : -ENOTCONN;
@@ -289,6 +289,7 @@ json_object *actions_status_json(const struct actions *a)
 
 void actions_stop(struct actions *a)
 {
+	a->stopped = true;
 	trace_instance_close(&a->trace);
 	sd_event_source_disable_unref(a->shell_src);
 	a->shell_src = NULL;

@@ -33,6 +33,7 @@ struct actions {
 	sd_event_source *shell_src;
 	uint64_t ran[ACTS], skipped[ACTS], failed[ACTS];
 	uint64_t removed;		/* captures removed for the budget */
+	bool stopped;			/* actions_stop() ran: nothing more runs */
 };
 
 /* Keeps cfg; starts the tracefs instance when a kind has trace (an error is logged and the
@@ -46,7 +47,7 @@ void actions_run(struct actions *a, const struct outlier *o, char *file, size_t 
 json_object *actions_captures_json(const struct actions *a);
 /* status's "actions" */
 json_object *actions_status_json(const struct actions *a);
-/* Removes the instance; a shell still running is left to finish */
+/* Removes the instance, and no action runs after it; a shell still running is left to finish */
 void actions_stop(struct actions *a);
 
 #endif

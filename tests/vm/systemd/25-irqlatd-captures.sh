@@ -84,8 +84,13 @@ check "none of them is in the machine's file system (its /tmp and /var/tmp are i
 other=$(find "$STATE" -mindepth 1 ! -path "$DIR" ! -path "$DIR/*.trace" ! -path "$DIR/.*.tmp" 2>/dev/null | head -n 3)
 check_empty "the state folder holds the captures and nothing else" "$other"
 
+t0=$(date +%s%N)
 check "systemctl stop irqlatd succeeds" systemctl stop irqlatd
+diag "the stop took $((($(date +%s%N) - t0) / 1000000)) ms ($(systemctl show -p Result --value irqlatd), TimeoutStopSec 10 s)"
 check_absent "the tracefs instance is gone" "$INST"
+if [ -e "$INST" ]; then
+	journalctl -q _SYSTEMD_INVOCATION_ID="$inv" --no-pager -o cat | grep -v ' outliers lost: ' | tail -n 8 | sed 's/^/#   /'
+fi
 kill "$target" 2>/dev/null || true
 wait "$target" 2>/dev/null || true
 rm -f "$CONF" /etc/irqlatd/vmtest-shell.sh
