@@ -9,8 +9,8 @@
 # expiry, to the thread's sched_switch in. rtla's end summary (-q, -n: ns) is the reference:
 #  1. a quiet run, then a run with a SCHED_FIFO 99 task (tests/vm/helpers/rt-burst) busy 2 ms
 #     out of every 10 ms on CPU 1, above the thread's FIFO 95: in each, irqlatd's count of the
-#     thread's wake-ups within 2% of rtla's COUNT (quiet) or of ftrace's sched_wakeup events
-#     of the thread (burst), and irqlatd's longest wait within one of its histogram buckets
+#     thread's wake-ups within 2% of ftrace's sched_wakeup events of the thread (and, quiet,
+#     no less than rtla's COUNT, within 2%), and irqlatd's longest wait within one of its histogram buckets
 #     (schema 3, bpf/hist_bucket.h: 2^(1/8), 9.05%) of ftrace's longest (its timer's expiry
 #     to its switch-in, from ftrace's own events in a private instance over each run: rtla's
 #     max also holds what delays the thread after its switch-in, see agree()). rtla's COUNT is its IRQ samples, each one wake-up
@@ -129,20 +129,20 @@ bucket() {
 }
 # agree TAG: the count within 2%, the maxima within one bucket's width of each other
 agree() {
-	d=$((i_count - r_count)); [ $d -ge 0 ] || d=$((-d))
-	# With the burst, rtla's COUNT (its IRQ samples) is not the thread's wake-ups: a timer that
-	# fires while the burst still holds the thread back finds it runnable and wakes nothing
-	# (3570 wake-ups against 3678 samples in one CI run of 2026-12-06). There the reference is
-	# ftrace's own sched_wakeup events of the thread over the same span (f_count; two of them,
-	# its start and its stop, are no timer's).
-	if [ "$1" = burst ]; then
-		diag "$1: rtla's COUNT $r_count, ftrace's wake-ups of timerlat/$CPU ($tid) $f_count, irqlatd's $i_count"
-		d=$((i_count - f_count)); [ $d -ge 0 ] || d=$((-d))
-		check "$1: irqlatd counts timerlat/$CPU's wake-ups as ftrace's sched_wakeup events of it within 2% ($i_count against $f_count)" \
-			is_le $((d * 50)) "$f_count" "50 x the difference" "ftrace's count"
-	else
-		check "$1: irqlatd counts timerlat/$CPU's wake-ups as rtla's COUNT within 2% ($i_count against $r_count)" \
-			is_le $((d * 50)) "$r_count" "50 x the difference" "rtla's count"
+	# The count's reference is ftrace's own sched_wakeup events of the thread over the same
+	# span (f_count; two of them, its start and its stop, are no timer's). rtla's COUNT (its
+	# IRQ samples) is a lower bound only: its samples run from its turning tracing on to its
+	# last read, a shorter span than the thread's life (a quiet run of 2026-12-07 had irqlatd
+	# 2.2% over it, ftrace's events agreeing), and with the burst a timer that fires while the
+	# burst still holds the thread back finds it runnable and wakes nothing (3570 wake-ups
+	# against 3678 samples in one CI run of 2026-12-06).
+	diag "$1: rtla's COUNT $r_count, ftrace's wake-ups of timerlat/$CPU ($tid) $f_count, irqlatd's $i_count"
+	d=$((i_count - f_count)); [ $d -ge 0 ] || d=$((-d))
+	check "$1: irqlatd counts timerlat/$CPU's wake-ups as ftrace's sched_wakeup events of it within 2% ($i_count against $f_count)" \
+		is_le $((d * 50)) "$f_count" "50 x the difference" "ftrace's count"
+	if [ "$1" = quiet ]; then
+		check "$1: irqlatd's count of them is rtla's COUNT or more, within 2% ($i_count against $r_count)" \
+			is_ge $((i_count * 50 + r_count)) $((r_count * 50)) "50 x irqlatd's count + rtla's" "50 x rtla's count"
 	fi
 	# the maxima: rtla's within one bucket of irqlatd's, and every wake-up irqlatd has more
 	# than a bucket over rtla's max one of those rtla's window left out: the tracer's thread
@@ -230,6 +230,8 @@ trace_off() {
 	cp "$I/trace" "$work/$1-trace.txt"
 	diag "$1: ftrace on CPU $CPU: $(grep -E '^(entries|overrun|dropped events):' "$I/per_cpu/cpu$CPU/stats" | tr '\n' ' ')"
 	cleanup_trace
+	f_count=0
+	[ -z "${tid:-}" ] || f_count=$(grep -c " sched_wakeup: comm=timerlat/$CPU pid=$tid " "$work/$1-trace.txt") || true
 	f_max=$(ftrace_max "$work/$1-trace.txt")
 	f_end=${f_max#* } f_max=${f_max% *}
 }
@@ -300,7 +302,6 @@ kill "$burst" 2>/dev/null || true
 wait "$burst" 2>/dev/null || true
 burst_pid=$burst burst=
 trace_off burst
-f_count=$(grep -c " sched_wakeup: comm=timerlat/$CPU pid=$tid " "$work/burst-trace.txt") || true
 agree burst
 check "rtla's own max thread latency ($r_max ns) shows the burst holding its thread back (1 ms or more)" \
 	is_ge "$r_max" 1000000 "rtla's max (ns)"
