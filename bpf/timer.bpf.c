@@ -37,6 +37,14 @@ CPU_STATE(timer_cpu, struct timer_cpu)	/* bpf/cell.bpf.h */
 
 /* What a new cell starts with (the daemon writes each cell's own); ~0 turns outliers off. */
 volatile __u64 lateness_threshold_ns = 200000;
+/* The daemon's start (CLOCK_MONOTONIC ns, set before load). A timer due before it that runs
+ * only now was armed with a time already gone: sd-event arms "at once" as 1 ns, a
+ * CLOCK_REALTIME timer may be set to a date past. The kernel runs it as soon as it is armed;
+ * its time since that expiry is the caller's choice, not lateness (a systemd guest read
+ * timerfd_tmrproc 603 s late, its uptime). It counts as on time, and a task it wakes waits
+ * from its callback's start. (A timer really due before the start and run after it would
+ * have been late by the whole load; it is taken for one of these.) */
+const volatile __s64 started_ns = 0;
 
 /* Cold path: a timer function's first expiry on this CPU, or two colliding in the cache. */
 static __noinline int timer_miss(__u64 fn, __u32 cpu)
@@ -47,13 +55,16 @@ static __noinline int timer_miss(__u64 fn, __u32 cpu)
 static __always_inline void on_expiry(struct cpu_clock *k, __u32 cpu, __u64 now, __u64 fn, __s64 expires, bool soft)
 {
 	struct timer_cpu *st = timer_cpu_of(cpu);
-	__u64 late = (__s64)now > expires ? now - expires : 0;	/* early inside its slack: not late */
 	struct timer_slot *ts;
 	struct lat_cell *c;
 	__u32 *slot;
+	__u64 late;
 
 	if (!st)
 		return;
+	if (expires < started_ns)	/* armed with a time long gone (above) */
+		expires = (__s64)now;
+	late = (__s64)now > expires ? now - expires : 0;	/* early inside its slack: not late */
 	ts = &k->slot[soft ? TIMER_SOFT : TIMER_HARD];
 	ts->expires_ns = expires > 0 ? expires : 1;	/* 0 means no callback */
 	ts->start_ns = now;

@@ -68,7 +68,7 @@ $(BUILD)/vm-helpers/bpf-cells: tests/vm/helpers/bpf-cells.c bpf/irqlat_abi.h bpf
 # daemon's tracepoint checks), the three-argument sillymod (VM_EXTRA_FILES) and the helpers;
 # the systemd guest installs the .deb (IRQLATD_DEB).
 check-vm: module $(DEB) $(BUILD)/irqlatd $(BUILD)/irqlat $(SILLYMOD_ARITY)/sillymod.ko $(BUILD)/vm-helpers/proc-sample \
-	  $(BUILD)/vm-helpers/rt-burst $(BUILD)/vm-helpers/bpf-cells $(BUILD)/nmi.bpf.o
+	  $(BUILD)/vm-helpers/rt-burst $(BUILD)/vm-helpers/timerfd-past $(BUILD)/vm-helpers/bpf-cells $(BUILD)/nmi.bpf.o
 	@BUILD=$(BUILD) KVER=$(KVER) MODULE_BTF=$(MODULE_BTF) VM_SYSTEMD=$(VM_SYSTEMD) \
 		MAKE="$(MAKE)" tests/vm/check-vm
 check-vm: export VM_EXTRA_FILES += $(abspath $(SILLYMOD_ARITY)/sillymod.ko)

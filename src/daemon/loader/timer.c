@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "timer.skel.h"
@@ -20,6 +21,7 @@ static int timer_open(struct loader *l, void **skel, const struct loader_opts *o
 {
 	struct timer_bpf *t = timer_bpf__open();
 	uint64_t wake_fn = 0;
+	struct timespec start;
 	char missing[128];
 	int r;
 	(void)o;
@@ -28,6 +30,8 @@ static int timer_open(struct loader *l, void **skel, const struct loader_opts *o
 		return log_error_errno(-errno, "cannot open the timer BPF object: %m");
 	*skel = t;
 	t->data->lateness_threshold_ns = l->cell_threshold_ns[KIND_TIMER];
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	t->rodata->started_ns = (int64_t)start.tv_sec * 1000000000 + start.tv_nsec;	/* bpf/timer.bpf.c */
 	bpf_map__set_max_entries(t->maps.timer_cpu, (uint32_t)env->ncpus);
 	r = share_maps(t->obj, l);
 	if (r < 0)
