@@ -17,10 +17,11 @@
 # two readings of the map with bpftool, one before the daemon's and one after, under the load
 # and at rest (tests/host/helpers/why_bracket.py); with the waits whose records the ring buffer
 # dropped: the daemon is stopped (SIGSTOP) for a second of the load, its ring buffer of 4 KiB
-# fills, and status counts them as not received, no more than the drops. The daemon's
-# defaults but the interval and the ring buffer's size.
+# fills, and status counts them as not received, no more than the drops; its log says the
+# loss at once and then once a minute at most. The daemon's defaults but the interval and the
+# ring buffer's size.
 . "$(dirname "$0")/../lib.sh"
-plan 9
+plan 10
 
 BURST=
 CYC=
@@ -39,6 +40,7 @@ why_setup bpftool
 MP=$(free_port)
 # ftrace's wake-ups and switches on CPU 1
 ftrace_cpu1 "$INST" 8192 sched/sched_switch sched/sched_wakeup || { echo "Bail out! cannot make a tracefs instance"; exit 1; }
+STARTED_S=$SECONDS
 start_daemon --interval-ms 500 --ringbuf-kb 4 --metrics "127.0.0.1:$MP" || { echo "Bail out! irqlatd did not start"; exit 1; }
 # the daemon's why_counts map: through its programs (bpftool perf show names their pids)
 why_map() {
@@ -152,3 +154,8 @@ not_received_holds() {
 check "the waits whose records the full ring buffer dropped are counted, as not received ($(jq .why.not_received "$TMP/status-rest.json") of $(jq .why.waits "$TMP/status-rest.json"); $(jq .drops.outliers "$TMP/status-rest.json") outlier drops)" not_received_holds
 stop_daemon
 check "irqlatd exits 0" test "$DAEMON_STATUS" -eq 0
+RAN_S=$((SECONDS - STARTED_S))
+LOST_LINES=$(grep -c ' outliers lost: ' "$TMP/daemon.log")
+grep ' outliers lost: ' "$TMP/daemon.log" | head -n 3 | sed 's/^/#   /'
+check_between "its log said the lost outliers at once, then once a minute at most ($LOST_LINES lines in $RAN_S s)" \
+	"$LOST_LINES" 1 $((1 + RAN_S / 60)) "lines of lost outliers" "1 to 1 + a line a minute"

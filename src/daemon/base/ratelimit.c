@@ -25,6 +25,17 @@ bool ratelimit_pass(struct ratelimit *rl, unsigned per_second, uint64_t ts_ns, u
 	return false;
 }
 
+uint64_t report_limit_due(struct report_limit *r, uint64_t total, uint64_t now_ns, uint64_t every_ns)
+{
+	uint64_t grew = total > r->said ? total - r->said : 0;
+
+	if (!grew || (r->said_ns && now_ns - r->said_ns < every_ns))
+		return 0;
+	r->said = total;
+	r->said_ns = now_ns ? now_ns : 1;
+	return grew;
+}
+
 uint64_t ratelimit_flush(struct ratelimit *rl, uint64_t now_ns)
 {
 	uint64_t n = rl->suppressed;

@@ -22,4 +22,16 @@ bool ratelimit_pass(struct ratelimit *rl, unsigned per_second, uint64_t ts_ns, u
  * flush; now_ns UINT64_MAX takes what is pending, at shutdown). */
 uint64_t ratelimit_flush(struct ratelimit *rl, uint64_t now_ns);
 
+/* A running count (of records lost, say) reported at most once every every_ns: its first
+ * growth at once, then what it grew by since it was last said, once every_ns has passed
+ * since. A loss that lasts is said once a minute, not once a tick. */
+struct report_limit {
+	uint64_t said;		/* the count when it was last said */
+	uint64_t said_ns;	/* when; 0: never */
+};
+
+/* What to say now of a count that stands at total at now_ns (the growth since it was last
+ * said), or 0: nothing now */
+uint64_t report_limit_due(struct report_limit *r, uint64_t total, uint64_t now_ns, uint64_t every_ns);
+
 #endif

@@ -393,6 +393,10 @@ static int tick_series(struct collector *c, unsigned si, struct tick_buf *buf)
 	return r;
 }
 
+/* The first loss of a kind is logged at once, then at most once a minute: a flood that lasts
+ * (an emulated machine's every tick late, with the default thresholds) wrote a line a tick */
+#define DROPS_SAID_EVERY_NS (60 * 1000000000ull)
+
 static void read_drops(struct collector *c, int *err)
 {
 	uint64_t drops[DROP_KINDS];
@@ -403,13 +407,20 @@ static void read_drops(struct collector *c, int *err)
 		return;
 	}
 	for (int k = 0; k < DROP_KINDS; k++) {
-		if (drops[k] > c->drops[k] && k != DROP_TRACEPOINT)
-			log_warning("%llu %s in the last interval (%llu since start)",
-				    (unsigned long long)(drops[k] - c->drops[k]),
-				    k == DROP_OUTLIER ? "outliers lost: the ring buffer was full (raise --ringbuf-kb)"
-						      : "events (IRQs, softirqs, vectors) not measured: no free histogram cell (raise --max-cells)",
-				    (unsigned long long)drops[k]);
+		const char *what = k == DROP_OUTLIER ? "outliers lost: the ring buffer was full (raise --ringbuf-kb)"
+			: "events (IRQs, softirqs, vectors) not measured: no free histogram cell (raise --max-cells)";
+		uint64_t said_ns = c->drops_said[k].said_ns, n;
+
 		c->drops[k] = drops[k];
+		if (k == DROP_TRACEPOINT)	/* the tracepoints' own count and journal say those */
+			continue;
+		n = report_limit_due(&c->drops_said[k], drops[k], c->snap_begin_ns, DROPS_SAID_EVERY_NS);
+		if (n && said_ns)
+			log_warning("%llu %s in the last %llu s (%llu since start)", (unsigned long long)n, what,
+				    (unsigned long long)((c->snap_begin_ns - said_ns) / 1000000000ull), (unsigned long long)drops[k]);
+		else if (n)
+			log_warning("%llu %s (%llu since start; the next such line a minute later at the soonest)",
+				    (unsigned long long)n, what, (unsigned long long)drops[k]);
 	}
 }
 

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "common/window.h"
+#include "daemon/base/ratelimit.h"
 #include "daemon/system/bpf_peers.h"
 #include "daemon/system/cpu_topology.h"
 #include "daemon/collect/hist.h"
@@ -77,6 +78,7 @@ struct collector {
 	uint32_t *retake;	/* cells given back (collector_end_series), to take again once reused */
 	uint32_t nretake;
 	uint64_t drops[DROP_KINDS];
+	struct report_limit drops_said[DROP_KINDS];	/* the warnings of drops: one a minute at most */
 	/* scratch of a tick: one cell's buckets */
 	uint64_t delta[HIST_BUCKETS];
 	unsigned ncpus;		/* possible CPUs (loader), for the per-CPU load */

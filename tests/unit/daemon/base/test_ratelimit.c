@@ -47,11 +47,38 @@ static void test_no_limit(void **state)
 	assert_int_equal(ratelimit_flush(&rl, UINT64_MAX), 0);
 }
 
+/* A count that grows every second: said at once, then once a minute with the growth since */
+static void test_report_limit(void **state)
+{
+	struct report_limit r = { 0 };
+	uint64_t said = 0, lines = 0;
+	(void)state;
+
+	assert_int_equal(report_limit_due(&r, 0, 10 * S, 60 * S), 0);	/* nothing lost yet */
+	for (uint64_t t = 11; t <= 200; t++) {	/* 7 lost a second from second 11 to 200 */
+		uint64_t n = report_limit_due(&r, (t - 10) * 7, t * S, 60 * S);
+
+		if (t == 11)
+			assert_int_equal(n, 7);	/* the first, at once */
+		if (n) {
+			lines++;
+			said += n;
+		}
+	}
+	assert_int_equal(lines, 4);	/* seconds 11, 71, 131 and 191 */
+	assert_int_equal(said, (191 - 10) * 7);
+	assert_int_equal(report_limit_due(&r, 190 * 7, 250 * S, 60 * S), 0);	/* the rest, once due */
+	assert_int_equal(report_limit_due(&r, 190 * 7, 251 * S, 60 * S), 9 * 7);
+	assert_int_equal(report_limit_due(&r, 190 * 7, 400 * S, 60 * S), 0);	/* no growth, nothing */
+	assert_int_equal(report_limit_due(&r, 190 * 7 + 1, 401 * S, 60 * S), 1);	/* a lull: at once */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_limit),
 		cmocka_unit_test(test_no_limit),
+		cmocka_unit_test(test_report_limit),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
