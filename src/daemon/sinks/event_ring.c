@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include "common/json.h"
+#include "common/macro.h"
 #include "common/why.h"
 #include "daemon/sinks/event_ring.h"
 
@@ -93,24 +94,57 @@ int event_ring_add(struct event_ring *r, json_object *o, uint64_t wall_ns)
 	return 0;
 }
 
+struct by_time {
+	uint64_t wall_ns;
+	unsigned slot, i;	/* i: its place in the ring, for equal times */
+};
+
+static int by_time_cmp(const void *a, const void *b)
+{
+	const struct by_time *x = a, *y = b;
+
+	if (x->wall_ns != y->wall_ns)
+		return x->wall_ns < y->wall_ns ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
 json_object *event_ring_query(const struct event_ring *r, uint64_t since_wall_ns, unsigned n)
 {
 	json_object *o = json_object_new_object(), *arr = json_object_new_array();
-	unsigned first = 0;
+	_cleanup_free_ struct by_time *order = NULL;
+	unsigned first = 0, k = 0;
 
-	/* wall_ns rises along the ring but for a clock step: look at each, not a bisection */
+	/* wall_ns rises along the ring but for a clock step, and for events of several CPUs: look
+	 * at each, not a bisection */
 	while (first < r->len && r->wall_ns[(r->head + first) % r->cap] < since_wall_ns)
 		first++;
 	if (n && r->len - first > n)
 		first = r->len - n;
+	/* The answer in time order, oldest first. The ring is in the order events arrived, which
+	 * across CPUs is not theirs: a late timer's outlier is sent when its callback returns,
+	 * after another CPU's that began a few us later. (Without the memory, in arrival order.) */
+	order = malloc((r->len - first + 1) * sizeof(*order));
 	for (unsigned i = first; i < r->len; i++) {
 		unsigned slot = (r->head + i) % r->cap;
-		json_object *e = json_tokener_parse(r->buf + r->off[slot]);
 
-		if (e && r->wall_ns[slot] >= since_wall_ns)
+		if (r->wall_ns[slot] < since_wall_ns)
+			continue;
+		if (order) {
+			order[k++] = (struct by_time){ r->wall_ns[slot], slot, i };
+		} else {
+			json_object *e = json_tokener_parse(r->buf + r->off[slot]);
+
+			if (e)
+				json_object_array_add(arr, e);
+		}
+	}
+	if (order)
+		qsort(order, k, sizeof(*order), by_time_cmp);
+	for (unsigned j = 0; j < k; j++) {
+		json_object *e = json_tokener_parse(r->buf + r->off[order[j].slot]);
+
+		if (e)
 			json_object_array_add(arr, e);
-		else
-			json_object_put(e);
 	}
 	json_object_object_add(o, "events", arr);
 	json_object_object_add(o, "kept", json_object_new_int64(r->len));

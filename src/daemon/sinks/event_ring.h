@@ -40,7 +40,7 @@ void event_ring_free(struct event_ring *r);
  * text); wall_ns orders --since. A text longer than the whole buffer is not kept (-E2BIG),
  * and counts as pushed out. */
 int event_ring_add(struct event_ring *r, json_object *o, uint64_t wall_ns);
-/* {"events":[oldest first], "kept":N, "added":N, "gone":N, "oldest_wall_ns":T, "truncated":B}:
+/* {"events":[oldest first, by wall_ns; the ring's order for equal times], "kept":N, "added":N, "gone":N, "oldest_wall_ns":T, "truncated":B}:
  * of the kept events those with wall_ns >= since_wall_ns, the last n of them (n 0: all);
  * truncated when events were pushed out and since_wall_ns reaches back before the oldest kept
  * one (the answer is not all the window asked for). */

@@ -36,6 +36,39 @@ static void counts(json_object *q, char *buf, size_t len)
 					(long long)json_get_i64(json_object_array_get_idx(arr, i), "count", -1));
 }
 
+/* Events of several CPUs arrive out of their time order (a timer's outlier is sent when its
+ * callback returns): the answer is in time order, the ring's order for equal times, and -n
+ * takes the last n that arrived */
+static void test_time_order(void **state)
+{
+	const uint64_t wall[] = { 1001, 1003, 1002, 1005, 1004, 1004 };
+	struct event_ring r;
+	json_object *q;
+	char got[256];
+	(void)state;
+
+	assert_int_equal(event_ring_init(&r, 16), 0);
+	for (unsigned i = 0; i < 6; i++) {
+		_cleanup_json_ json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "count", json_object_new_int((int)i + 1));
+		assert_int_equal(event_ring_add(&r, o, wall[i]), 0);
+	}
+	q = event_ring_query(&r, 0, 0);
+	counts(q, got, sizeof(got));
+	assert_string_equal(got, "1 3 2 5 6 4");
+	json_object_put(q);
+	q = event_ring_query(&r, 0, 3);	/* the last three to arrive, in time order */
+	counts(q, got, sizeof(got));
+	assert_string_equal(got, "5 6 4");
+	json_object_put(q);
+	q = event_ring_query(&r, 1003, 0);	/* --since: 1003 and after, wherever they are */
+	counts(q, got, sizeof(got));
+	assert_string_equal(got, "2 5 6 4");
+	json_object_put(q);
+	event_ring_free(&r);
+}
+
 /* the kept text is bounded too: the oldest go while the newest would not fit (each event here
  * is {"count":N,"pad":"x..."}, 111 bytes with its NUL: three fit in 350, and the fourth goes to
  * the buffer's start); an event longer than the whole buffer is not kept, and counts as gone */
@@ -256,6 +289,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ring),
+		cmocka_unit_test(test_time_order),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_bytes),
 		cmocka_unit_test(test_wraps),
