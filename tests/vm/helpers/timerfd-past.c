@@ -58,7 +58,7 @@ static void *reader(void *unused)
 int main(int argc, char **argv)
 {
 	const struct itimerspec past = { .it_value = { .tv_sec = 0, .tv_nsec = 1 } };	/* the epoch's first ns */
-	const struct timespec settle = { .tv_nsec = 2000000 };
+	const struct timespec settle = { .tv_nsec = 5000000 };
 	uint64_t max = 0;
 	pthread_t t;
 
@@ -78,7 +78,7 @@ int main(int argc, char **argv)
 		uint64_t armed;
 
 		sem_post(&go);
-		nanosleep(&settle, NULL);	/* the reader is asleep in read() by now */
+		nanosleep(&settle, NULL);	/* the reader is asleep in read() by now, emulated too */
 		armed = mono_ns();
 		if (timerfd_settime(fds[i % 2], TFD_TIMER_ABSTIME, &past, NULL) < 0) {
 			perror("timerfd-past: timerfd_settime");
