@@ -322,8 +322,11 @@ jq -r --argjson p "$tid" --argjson b "$burst_pid" "$W"' | map(select(.cause != "
 sed -n '1,10s/^/#   /p' "$work/why.txt"
 check_gt "irqlat why keeps late waits of timerlat/$CPU ($n)" "$n" 0
 # wait by wait, against ftrace: each of the thread's waits in which the burst ran on CPU $CPU
-# (less its interrupts) for more than half of it after the timer's callback (and 20 us or
-# more) has the burst as its top cause and blocking task. Not every wait: in this emulated guest some are late because the
+# (less its interrupts) for more than half of it after the timer's callback, by a margin over
+# the rest of a histogram bucket of that span (9.05%) or 20 us, whichever is more, has the
+# burst as its top cause and blocking task. (Without the margin a near tie counted: a wait the
+# burst held 273 us of 517, the LOC vectors the rest, read about 264 us each by irqlatd, and
+# the vectors came out on top: ci35 of 2026-12-07.) Not every wait: in this emulated guest some are late because the
 # host held the vCPU (timer IRQ late, exit from idle), which irqlatd names as such.
 # the burst's time on CPU $CPU less its interrupts, as "START END" ns pieces
 # and, the same way, what held CPU $CPU meanwhile, as "WHAT START END" pieces: the burst
@@ -348,9 +351,11 @@ jq -r --argjson p "$tid" "$W"' | .[] | select(.flags | index("moved") | not)
 awk -v runs="$work/burst-runs.txt" 'BEGIN { while ((getline l <runs) > 0) { split(l, f, " "); n++; s[n] = f[1]; e[n] = f[2] } }
 	{ o = 0; for (i = 1; i <= n; i++) { a = s[i] > $1 ? s[i] : $1; b = e[i] < $2 ? e[i] : $2; if (b > a) o += b - a }
 	  $1 = sprintf("%.0f %.0f", o, $2 - $1); $2 = ""; print }' "$work/waits.txt" | tr -s ' ' >"$work/held.txt"
-held=$(awk '2 * $1 > $2 && $1 >= 20000' "$work/held.txt" | wc -l)
-named=$(awk -v b="$burst_pid" '2 * $1 > $2 && $1 >= 20000 && $3 == "blocking" && $4 == b && $5 == "FIFO_99"' "$work/held.txt" | wc -l)
-diag "ftrace: $(grep -c ' sched_switch: .*==> next_comm=rt-burst ' "$work/burst-trace.txt") runs of the burst on CPU $CPU, $(grep -c '_entry: ' "$work/burst-trace.txt") interrupts there; of the $(wc -l <"$work/held.txt") kept waits, it held the CPU for most of $held after the callback, irqlatd names it in $named (ns held, ns after the callback, largest part after it, blocker, irqlatd's summary):"
+# the burst's time held more than the rest's by the margin ($1: held, $2: the span after the callback)
+MOST='2 * $1 - $2 > ($2 * 0.0905 > 20000 ? $2 * 0.0905 : 20000)'
+held=$(awk "$MOST" "$work/held.txt" | wc -l)
+named=$(awk -v b="$burst_pid" "($MOST)"' && $3 == "blocking" && $4 == b && $5 == "FIFO_99"' "$work/held.txt" | wc -l)
+diag "ftrace: $(grep -c ' sched_switch: .*==> next_comm=rt-burst ' "$work/burst-trace.txt") runs of the burst on CPU $CPU, $(grep -c '_entry: ' "$work/burst-trace.txt") interrupts there; of the $(wc -l <"$work/held.txt") kept waits, it held the CPU for most of $held after the callback (by the margin), irqlatd names it in $named (ns held, ns after the callback, largest part after it, blocker, irqlatd's summary):"
 sed 's/^/#   /' "$work/held.txt" | head -n 4
 if [ ! -s "$work/burst-runs.txt" ]; then
 	diag "no run of the burst found in ftrace's events; the first of them:"
@@ -358,7 +363,8 @@ if [ ! -s "$work/burst-runs.txt" ]; then
 	grep -m 2 '_entry: ' "$work/burst-trace.txt" | sed 's/^/#   /'
 	grep -m 2 '_exit: ' "$work/burst-trace.txt" | sed 's/^/#   /'
 fi
-awk -v b="$burst_pid" '2 * $1 > $2 && $1 >= 20000 && !($3 == "blocking" && $4 == b && $5 == "FIFO_99")' "$work/held.txt" | head -n 5 | sed 's/^/#   not named: /'
+awk -v b="$burst_pid" "($MOST)"' && !($3 == "blocking" && $4 == b && $5 == "FIFO_99")' "$work/held.txt" | head -n 5 | sed 's/^/#   not named: /'
+awk "!($MOST) && 2 * \$1 > \$2" "$work/held.txt" | head -n 3 | sed 's/^/#   near tie, not counted: /'
 held_named() { is_gt "$held" 0 "waits the burst held CPU $CPU for most of (ftrace)" && is_eq "$named" "$held" "of them, those whose top cause is the burst (irqlatd)" "all of them"; }
 check "each wait of timerlat/$CPU the burst held CPU $CPU for most of, by ftrace, has it as top cause ($named of $held)" held_named
 # the thread's row's TOP CAUSE: the part with the most time over its kept waits after the
