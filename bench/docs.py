@@ -32,6 +32,16 @@ def section(lines):
     for k in by.get("kind", []):
         name, ins, tns, lo, md, hi, budget, verdict, ev = (k + [""] * 9)[:9]
         out.append("| %s | %s | %s | %s | %s | %s | <= %s | %s | %s |" % (name, ins, tns, lo, md, hi, budget, verdict, ev))
+    if by.get("kind_quiet"):
+        out.append("")
+        out.append("The same with every kind's outliers off (every threshold 0, one measurement a round): the hot "
+                   "paths without the outliers' explanations and records. The defaults' table above is the budgets' verdict:")
+        out.append("")
+        out.append("| program | irqlatd ns/event | twin ns/event | ratio min | ratio median | ratio max | budget | verdict | events/s |")
+        out.append("|---|---|---|---|---|---|---|---|---|")
+        for k in by["kind_quiet"]:
+            name, ins, tns, lo, md, hi, budget, verdict, ev = (k + [""] * 9)[:9]
+            out.append("| %s | %s | %s | %s | %s | %s | <= %s | %s | %s |" % (name, ins, tns, lo, md, hi, budget, verdict, ev))
     for part, what, opt in (("clocks", "keeping the CPU's clocks", ""), ("flight", "the flight recorder", " --without flight")):
         if not by.get(part):
             continue
@@ -81,6 +91,7 @@ def section(lines):
         for t in by["target"]:
             out.append("| %s | %s | %s |" % tuple(t[:3]))
     for who, label in (("daemon_cpu_ms_per_s", "irqlatd's own CPU time under the kinds' load"),
+                       ("daemon_cpu_quiet_ms_per_s", "irqlatd's own CPU time under the kinds' load, outliers off"),
                        ("total_bpf_ms_per_s", "irqlatd's BPF run time under the kinds' load (statistics on)")):
         if by.get(who):
             md, lo, hi = by[who][0][:3]
@@ -92,6 +103,10 @@ def section(lines):
         out.append("The outliers it handled meanwhile (logged, held back or not logged): %s a second median (min %s, "
                    "max %s); its whole CPU time over them, at most what one costs: %s us median (min %s, max %s)."
                    % tuple(n + c))
+    if by.get("daemon_cpu_us_per_outlier_net"):
+        out.append("")
+        out.append("What one outlier costs the daemon (its CPU with outliers less without, medians, over the outliers): "
+                   "%s us." % by["daemon_cpu_us_per_outlier_net"][0][0])
     if by.get("rest"):
         c, o, w = by["rest"][0][:3]
         out.append("")
