@@ -6,17 +6,28 @@
  *
  *   proc-sample SECONDS
  *
- * One line per reading, every millisecond or so, for SECONDS:
+ * One line per reading, every millisecond or so, for SECONDS at most, or until SIGTERM or
+ * SIGINT, which end it after its reading in progress (the caller stops it once it has what it
+ * came for, however slow the guest was):
  *   T0 T1 S:NAME=COUNT ... I:NAME=COUNT ...
  * T0/T1: CLOCK_MONOTONIC ns before and after reading /proc/softirqs (S:, each vector summed
  * over the CPUs) and /proc/interrupts (I:, each row's per-CPU columns summed: numbered IRQs
  * and the named ones, LOC, CAL...). irqlatd's snapshot_begin_ns/snapshot_end_ns are
  * CLOCK_MONOTONIC too. Exit 0, or 1 with one line on stderr. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+static volatile sig_atomic_t stopped;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stopped = 1;
+}
 
 static unsigned long long mono_ns(void)
 {
@@ -92,6 +103,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: proc-sample SECONDS\n");
 		return 1;
 	}
+	/* no SA_RESTART: the pause ends at the signal */
+	struct sigaction sa = { .sa_handler = on_stop };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
 	stop = mono_ns() + (unsigned long long)(secs * 1e9);
 	do {
 		t0 = mono_ns();
@@ -105,6 +122,6 @@ int main(int argc, char **argv)
 		print_rows("I", intr);
 		putchar('\n');
 		nanosleep(&pause, NULL);
-	} while (t1 < stop);
+	} while (t1 < stop && !stopped);
 	return fflush(stdout) ? 1 : 0;
 }

@@ -46,17 +46,23 @@ snapshot() {
 }
 # a long line: the UART takes 16 bytes per transmit interrupt, so some 60 serial IRQs a line
 pad=$(printf '%0960d' 0)
-proc-sample 5 >"$work/samples" 2>"$work/sample.err" &
+# The sampler runs until the snapshots are taken: 20 of them (some 5 s here), or at least 4
+# once 15 s have gone by. A fixed span of the sampler's left a slow guest 2 snapshots in 5 s
+# (ci40 of 2026-12-07), too few to bracket two.
+proc-sample 60 >"$work/samples" 2>"$work/sample.err" &
 sampler=$!
 sleep 0.3
 : >"$work/snaps"
 i=0
-while kill -0 "$sampler" 2>/dev/null && [ $i -lt 60 ]; do
+end=$(($(date +%s) + 15))
+while kill -0 "$sampler" 2>/dev/null && [ $i -lt 20 ] && { [ $i -lt 4 ] || [ "$(date +%s)" -lt $end ]; }; do
 	snapshot >>"$work/snaps"
 	printf '# serial output %s, to raise its IRQ: %s\n' "$i" "$pad"
 	i=$((i + 1))
 	sleep 0.2
 done
+sleep 0.3	# readings after the last snapshot, to bracket it
+kill -TERM "$sampler" 2>/dev/null || true
 wait "$sampler" || { not_ok "proc-sample ran"; diag_file "$work/sample.err"; exit 0; }
 diag "$(wc -l <"$work/samples") readings of the kernel's counts, $(wc -l <"$work/snaps") snapshots"
 
