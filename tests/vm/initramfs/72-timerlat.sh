@@ -1,5 +1,5 @@
 #!/bin/sh
-# vm-check-timeout: 300
+# vm-check-timeout: 600
 # rtla's timerlat thread against irqlatd, on Debian's PREEMPT_RT kernel (run-initramfs-rt; it
 # has CONFIG_TIMERLAT_TRACER, the standard 6.1 kernel has not, and there this check skips).
 # `rtla timerlat top` (Debian 12's rtla 6.1) runs its tracer on CPU 1, the isolated one, while
