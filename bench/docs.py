@@ -8,6 +8,15 @@ BEGIN = "<!-- make bench writes from here to the end marker (bench/docs.py): edi
 END = "<!-- make bench's section ends -->"
 
 
+def kind_table(out, kinds):
+    """bench/kinds.sh's rows (kind or kind_quiet lines): each program against its twin"""
+    out.append("| program | irqlatd ns/event | twin ns/event | ratio min | ratio median | ratio max | budget | verdict | events/s |")
+    out.append("|---|---|---|---|---|---|---|---|---|")
+    for k in kinds:
+        name, ins, tns, lo, md, hi, budget, verdict, ev = (k + [""] * 9)[:9]
+        out.append("| %s | %s | %s | %s | %s | %s | <= %s | %s | %s |" % (name, ins, tns, lo, md, hi, budget, verdict, ev))
+
+
 def section(lines):
     rows = [l.rstrip("\n").split("\t") for l in lines if l.strip()]
     by = {}
@@ -27,21 +36,13 @@ def section(lines):
     out.append("Every program's cost per event against its clock-only twin on the same tracepoints "
                "(`bench/kinds.sh`, rows from `bench/kinds.list`; statistics on, fio + IPI + cyclictest load):")
     out.append("")
-    out.append("| program | irqlatd ns/event | twin ns/event | ratio min | ratio median | ratio max | budget | verdict | events/s |")
-    out.append("|---|---|---|---|---|---|---|---|---|")
-    for k in by.get("kind", []):
-        name, ins, tns, lo, md, hi, budget, verdict, ev = (k + [""] * 9)[:9]
-        out.append("| %s | %s | %s | %s | %s | %s | <= %s | %s | %s |" % (name, ins, tns, lo, md, hi, budget, verdict, ev))
+    kind_table(out, by.get("kind", []))
     if by.get("kind_quiet"):
         out.append("")
         out.append("The same with every kind's outliers off (every threshold 0, one measurement a round): the hot "
                    "paths without the outliers' explanations and records. The defaults' table above is the budgets' verdict:")
         out.append("")
-        out.append("| program | irqlatd ns/event | twin ns/event | ratio min | ratio median | ratio max | budget | verdict | events/s |")
-        out.append("|---|---|---|---|---|---|---|---|---|")
-        for k in by["kind_quiet"]:
-            name, ins, tns, lo, md, hi, budget, verdict, ev = (k + [""] * 9)[:9]
-            out.append("| %s | %s | %s | %s | %s | %s | <= %s | %s | %s |" % (name, ins, tns, lo, md, hi, budget, verdict, ev))
+        kind_table(out, by["kind_quiet"])
     for part, what, opt in (("clocks", "keeping the CPU's clocks", ""), ("flight", "the flight recorder", " --without flight")):
         if not by.get(part):
             continue

@@ -66,8 +66,8 @@ start() {	# start NAME: one contender
 # work (their explanation in the programs, their records, the daemon's handling of each)
 IRQLATD_ARGS=()
 QUIET_ARGS=()
-for k in hardirq softirq softirq-raise vector timer wakeup threaded threaded-run nmi; do
-	QUIET_ARGS+=("--$k-threshold-us" 0)
+for o in $("$IRQLATD" --help 2>&1 | grep -o -- '--[a-z-]*-threshold-us' | sort -u); do	# every kind's, from its own table
+	QUIET_ARGS+=("$o" 0)
 done
 cpu_ns() { cat /proc/"$1"/task/*/schedstat | awk '{ n += $1 } END { print n }'; }
 # the outliers irqlatd has handled (logged, held back or not logged: each one explained, kept
