@@ -10,7 +10,7 @@
 # (from a baseline of 0: "up from none") and its summary must flag it. The daemon learns of a handler when it first runs, and it took that first interval
 # as the handler's normal, so such a burst was its normal and never flagged (what a
 # clean-clone run of tests/host/52-storm.t met when the host's disk had been silent through
-# its idle window). The summary may show it as an unhandled storm: under emulation the serial
+# its idle window). The daemon runs with the defaults (1 s intervals). The summary may show it as an unhandled storm: under emulation the serial
 # handler returns IRQ_NONE for about half its runs, and that kind is shown first.
 set -eu
 # shellcheck source=../guest/lib.sh
@@ -30,7 +30,7 @@ if ! grep -q 'ttyS1 at I/O 0x2f8 (irq = 3' /proc/tty/driver/serial 2>/dev/null &
 	not_ok "the guest has its second serial port, ttyS1 on IRQ 3 (run-initramfs)"; dmesg | grep ttyS | sed 's/^/#   /'; exit 0
 fi
 before=$(count)
-"$IRQLATD" --socket "$sock" --log-target stderr --no-tracepoints --no-timers --interval-ms 500 \
+"$IRQLATD" --socket "$sock" --log-target stderr \
 	>"$work/daemon.log" 2>&1 &
 daemon=$!
 up() { irqlat status >/dev/null 2>&1; }
@@ -65,13 +65,38 @@ storm() {
 # from none" when the burst filled enough of the handler's first interval to reach the floor,
 # else "Nx its recent R/s" at the next, R being that first part-interval's share of the mean
 logged() { grep -qE "interrupt storm on IRQ $irq \(ttyS1\): [0-9]+ runs/s, (up from none|[0-9]+x its recent [0-9.]+/s)$" "$work/daemon.log"; }
+# The reference, while waiting for the log: IRQ 3's rate over each second by /proc/interrupts.
+# The rule needs 20 s over 1000 a second on average with no interval under 500; a slower
+# emulation's burst can hover near those bounds, and then whether the daemon must flag it is
+# read from this series, not assumed from the first 2 s.
+series="" prev=$b tp=$t1 deadline=$(( t1 + 4500 )) found=false
+if [ "$rate" -ge 1000 ]; then
+	while :; do
+		if logged; then found=true; break; fi
+		[ "$(uptime_cs)" -lt "$deadline" ] || break
+		sleep 1
+		c=$(count) t=$(uptime_cs)
+		series="$series $(( (c - prev) * 100 / (t - tp) ))"
+		prev=$c tp=$t
+	done
+fi
+diag "IRQ 3 each second by /proc/interrupts:$series"
+# held: 22 seconds in a row each over 600 a second, their mean over 1100 (margins for the
+# daemon's intervals not being the test's seconds)
+held=$(echo "$series" | awk '{ for (i = 1; i + 21 <= NF; i++) { s = 0; ok = 1
+	for (j = i; j <= i + 21; j++) { if ($j < 600) ok = 0; s += $j }
+	if (ok && s / 22 >= 1100) { print "yes"; exit } } print "no" }')
 if [ "$rate" -lt 1000 ]; then
 	skip "log: a rate storm on IRQ 3" "the emulated UART gave $rate interrupts a second, under the rule's 1000"
 	skip "summary: IRQ 3 in a storm" "no burst of 1000 a second"
-else
-	check "log: a rate storm on IRQ 3, once the burst lasted 20 s" retry 40 logged
+elif $found || [ "$held" = yes ]; then
+	if $found; then ok "log: a rate storm on IRQ 3, once the burst lasted 20 s"
+	else not_ok "log: a rate storm on IRQ 3, once the burst lasted 20 s"; diag_file "$work/daemon.log"; fi
 	check "summary: IRQ 3 in a storm" retry 5 storm
 	storm || jq -c --argjson irq "$irq" '.irqs[] | select(.irq == $irq)' "$work/summary" | sed 's/^/#   /'
+else
+	skip "log: a rate storm on IRQ 3" "by /proc/interrupts the burst did not hold the rule's bounds for 20 s (above)"
+	skip "summary: IRQ 3 in a storm" "no storm logged"
 fi
 kill "$writer" 2>/dev/null || true
 wait "$writer" 2>/dev/null || true
