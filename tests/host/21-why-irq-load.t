@@ -27,7 +27,8 @@
 # disk's IRQs, a few us each, between which cyclictest runs: it is the hypervisor, which holds
 # CPU 1 for 3 to 10 ms at times (no event of any kind on it meanwhile), and those waits' IRQ
 # parts are what A compares (the check that a wake-up the disk's IRQ took most of is named so
-# is skipped, saying so, when there is none).
+# is skipped, saying so, when there is none; and when there is no late wake-up at all, by
+# cyclictest's longest, so is the check that the disk's IRQ was in some).
 if [ -z "${IRQLAT_TEST_NS:-}" ]; then
 	IRQLAT_TEST_NS=1 exec unshare --mount --propagation private "$0" "$@"
 fi
@@ -208,7 +209,15 @@ else
 		agree_all "$TMP/A.wakeup" "wake-ups"
 	check "A: each late timer that woke it agrees with ftrace: the lateness, its IRQ, vector and softirq parts ($(wc -l <"$TMP/A.timer"))" \
 		agree_all "$TMP/A.timer" "late timers"
-	check "A: the disk's IRQ was in some of those waits, by ftrace ($with_disk)" is_gt "$with_disk" 0 "waits with IRQ $DISK_IRQ in them"
+	# with no late wait at all there is nothing the disk's IRQ could be in: cyclictest, the
+	# reference, says so when its longest is under the threshold (a machine whose hypervisor
+	# held CPU 1 for no millisecond: its longest was 218 to 300 us)
+	a_max=$(sed -nE 's/^T:.* Max: *([0-9]+).*/\1/p' "$TMP/A.cyclictest")
+	if [ "$(cat "$TMP/A.wakeup" "$TMP/A.timer" | wc -l)" -eq 0 ] && [ "${a_max:-1000}" -lt 1000 ]; then
+		skip "A: the disk's IRQ was in some of those waits: there were none, cyclictest's longest was $a_max us, under the threshold (1000 us)"
+	else
+		check "A: the disk's IRQ was in some of those waits, by ftrace ($with_disk)" is_gt "$with_disk" 0 "waits with IRQ $DISK_IRQ in them"
+	fi
 	check "A: the top IRQ handler named is the one of ftrace's largest event, where ftrace saw one" \
 		eval 'top_named "$TMP/A.wakeup" 13 15 IRQ && top_named "$TMP/A.timer" 13 15 IRQ'
 	if [ "$disk_most" -gt 0 ]; then
