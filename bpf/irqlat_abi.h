@@ -413,7 +413,11 @@ struct why_count {
 	__u64 total_ns;		/* their total */
 	__u64 part_ns[WHY_PARTS];
 	__u64 seq;		/* 2 x waits added; odd while one is being added */
-	__u64 _pad[2];
+	/* Of waits, the late timers counted here and not sent one by one: those on a CPU idle
+	 * at the expiry that woke no task, while the daemon does not log them (log-idle). The
+	 * daemon takes unsent_max_ns (the longest since it last did) by swapping it for 0. */
+	__u64 unsent;
+	__u64 unsent_max_ns;
 } __attribute__((aligned(64)));
 
 /* Timer wake-ups (bpf/sched.bpf.c): a task that sched_waking saw woken from inside an hrtimer

@@ -37,6 +37,9 @@ CPU_STATE(timer_cpu, struct timer_cpu)	/* bpf/cell.bpf.h */
 
 /* What a new cell starts with (the daemon writes each cell's own); ~0 turns outliers off. */
 volatile __u64 lateness_threshold_ns = 200000;
+/* log-idle: whether a timer late out of idle that woke no task is sent as an outlier
+ * (bpf/why.bpf.h, why_late_timer); the daemon sets it */
+volatile __u32 send_idle = 0;
 /* The daemon's start (CLOCK_MONOTONIC ns, set before load). A timer due before it that runs
  * only now was armed with a time already gone: sd-event arms "at once" as 1 ns, a
  * CLOCK_REALTIME timer may be set to a date past. The kernel runs it as soon as it is armed;
@@ -94,7 +97,7 @@ static __always_inline void on_expiry_exit(void)
 		return;
 	ts = k->slot[TIMER_HARD].expires_ns ? &k->slot[TIMER_HARD] : &k->slot[TIMER_SOFT];
 	if (ts->late_cell)
-		why_late_timer(k, ts, ts == &k->slot[TIMER_SOFT]);
+		why_late_timer(k, ts, ts == &k->slot[TIMER_SOFT], send_idle);
 	ts->expires_ns = 0;
 }
 

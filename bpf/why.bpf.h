@@ -81,7 +81,7 @@ static __always_inline void why_clamp(__u64 *part, __u64 total)
 	part[WHY_REMAINDER] = left;
 }
 
-static __always_inline void why_count_add(__u32 cls, __u64 total, const __u64 *part)
+static __always_inline void why_count_add(__u32 cls, __u64 total, const __u64 *part, bool unsent)
 {
 	__u32 key = bpf_get_smp_processor_id() * WHY_CLASSES + cls;
 	struct why_count *n = bpf_map_lookup_elem(&why_counts, &key);
@@ -96,6 +96,11 @@ static __always_inline void why_count_add(__u32 cls, __u64 total, const __u64 *p
 #pragma unroll
 	for (int i = 0; i < WHY_PARTS; i++)
 		n->part_ns[i] += part[i];
+	if (unsent) {
+		n->unsent++;
+		if (total > n->unsent_max_ns)	/* a swap for 0 by the daemon in between: taken */
+			n->unsent_max_ns = total;
+	}
 	__sync_fetch_and_add(&n->seq, 1);
 }
 
@@ -426,7 +431,7 @@ __noinline int why_wait(const struct cpu_clock *k, struct why_work *w)
 	part[WHY_BLOCKING] = blocking * (1 - lower) * split;
 	flags |= lower * split * WHY_F_BLOCKER_LOWER;
 	why_clamp(part, total);
-	why_count_add(in->cls, total, part);
+	why_count_add(in->cls, total, part, false);
 	timeline_send(k, in->cell, in->end_ns, in->start_ns);
 	e = ringbuf_below(sizeof(*e), 3) ? bpf_ringbuf_reserve(&events, sizeof(*e), 0) : NULL;
 	if (!e) {
@@ -464,24 +469,30 @@ __noinline int why_wait(const struct cpu_clock *k, struct why_work *w)
  * from idle when the CPU was idle, else IRQs off or a hypervisor. Worked out and counted before
  * its record is reserved, as a wait's is: a record the ring buffer has no room for is counted
  * all the same (the daemon shows the counts). */
-__noinline int why_late_timer(const struct cpu_clock *k, const struct timer_slot *ts, bool soft)
+__noinline int why_late_timer(const struct cpu_clock *k, const struct timer_slot *ts, bool soft, bool send_idle)
 {
 	__u64 part[WHY_PARTS] = {}, sum[RECENT_CLASSES] = {};
 	why_top_t top[RECENT_CLASSES] = {};
 	__u64 x, c, total, from;
 	__u64 id = bpf_get_current_pid_tgid();
 	bool idle = (__u32)id == 0;
+	bool quiet;
 	struct task_struct *cur = (struct task_struct *)bpf_get_current_task();
 	__u32 cell, flags = 0;
 	struct why_event *e;
 
 	if (!k || !ts)
 		return 0;
+	/* a timer late out of idle that woke nobody delayed no task: while the daemon logs none
+	 * of those (log-idle), it is counted here (histogram, parts, unsent) and not sent: on an
+	 * idle machine they are most outliers, each a record, a wake-up and the daemon's work */
+	quiet = idle && !ts->woke && !send_idle;
 	x = ts->expires_ns;
 	c = ts->start_ns;
 	total = c > x ? c - x : 0;
 	cell = ts->late_cell - 1;
-	outlier_emit(cell, c, total, ts->woke | (idle ? TIMER_AUX_IDLE : 0) | (soft ? TIMER_AUX_SOFT : 0));
+	if (!quiet)
+		outlier_emit(cell, c, total, ts->woke | (idle ? TIMER_AUX_IDLE : 0) | (soft ? TIMER_AUX_SOFT : 0));
 	why_top((struct cpu_clock *)k, soft ? WHY_SCAN_TIMER_SOFT : WHY_SCAN_TIMER_HARD, x, c, true, top, &flags, sum);
 	part[WHY_IRQ] = sum[RECENT_IRQ];
 	part[WHY_VECTOR] = sum[RECENT_VECTOR];
@@ -510,7 +521,9 @@ __noinline int why_late_timer(const struct cpu_clock *k, const struct timer_slot
 	/* what no interrupt explains: exit from idle, or IRQs off or a hypervisor */
 	part[idle ? WHY_LATE_IDLE : WHY_LATE_BUSY] = part[WHY_REMAINDER];
 	part[WHY_REMAINDER] = 0;
-	why_count_add(WHY_CLASS_TIMER, total, part);
+	why_count_add(WHY_CLASS_TIMER, total, part, quiet);
+	if (quiet)
+		return 0;
 	timeline_send(k, cell, c, x);
 	e = ringbuf_below(sizeof(*e), 3) ? bpf_ringbuf_reserve(&events, sizeof(*e), 0) : NULL;
 	if (!e) {

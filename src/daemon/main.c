@@ -33,6 +33,7 @@
 #include "daemon/collect/wakeup_reclaim.h"
 #include "daemon/collect/why.h"
 #include "daemon/collect/why_counts.h"
+#include "daemon/loader/timer.h"
 #include "daemon/system/kernel_btf.h"
 #include "daemon/sinks/why_report.h"
 #include "common/json.h"
@@ -272,6 +273,11 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
 		log_warning_errno(r, "cannot read the drop counters: %m");
 	wakeup_reclaim_tick(&d->reclaim, &d->col);
 	outliers_unexplained(d, now_ns() - WHY_PARK_NS);
+	{
+		uint64_t worst, n = why_counts_take_unsent(&d->why_counts, &worst);
+
+		outlier_idle_counted(&d->outliers, n, worst, now_ns());
+	}
 	outlier_flush(&d->outliers, now_ns());
 	if (now_ns() - d->status_ns >= 1000000000ull) {	/* at most once a second, whatever the interval */
 		char st[256];
@@ -483,6 +489,7 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
 		log_setup(n.log_target, n.verbose ? LOG_DEBUG : LOG_INFO);	/* its socket was checked */
 		for (unsigned k = 0; k < KINDS; k++)
 			loader_set_threshold(&d->bpf, k, n.threshold_ns[k]);
+		loader_set_log_idle(&d->bpf, n.log_idle);
 		struct outlier_rules rules;
 
 		outlier_rules_from_config(&rules, &n);
@@ -580,6 +587,7 @@ static int daemon_start(struct daemon *d)
 		.ringbuf_bytes = d->cfg.ringbuf_kb * 1024,
 		.max_wakeup_cells = d->cfg.max_wakeup_cells,
 		.threaded_run = d->cfg.threaded_run,
+		.log_idle = d->cfg.log_idle,
 		.verbose = d->cfg.verbose,
 	};
 	int r;

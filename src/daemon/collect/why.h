@@ -38,6 +38,7 @@ struct why_parked {
 struct why_total {
 	uint64_t waits, total_ns;
 	uint64_t part_ns[WHY_PARTS];
+	uint64_t unsent;		/* of waits, counted and not sent (struct why_count) */
 };
 
 struct why_store {

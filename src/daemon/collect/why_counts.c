@@ -5,7 +5,7 @@
 #include <string.h>
 #include "daemon/collect/why_counts.h"
 
-int why_counts_init(struct why_counts *k, const volatile struct why_count *map, unsigned ncpus)
+int why_counts_init(struct why_counts *k, volatile struct why_count *map, unsigned ncpus)
 {
 	memset(k, 0, sizeof(*k));
 	k->ncpus = ncpus ? ncpus : 1;
@@ -35,6 +35,7 @@ static bool read_whole(const volatile struct why_count *n, struct why_total *out
 	out->total_ns = __atomic_load_n(&n->total_ns, __ATOMIC_RELAXED);
 	for (int i = 0; i < WHY_PARTS; i++)
 		out->part_ns[i] = __atomic_load_n(&n->part_ns[i], __ATOMIC_RELAXED);
+	out->unsent = __atomic_load_n(&n->unsent, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	return __atomic_load_n(&n->seq, __ATOMIC_RELAXED) == seq;
 }
@@ -71,4 +72,29 @@ const struct why_total *why_counts_shown(const struct why_store *s, unsigned cpu
 	if (s->kernel && i < (size_t)s->kernel->ncpus * WHY_CLASSES)
 		return &s->kernel->last[i];
 	return &s->totals[i];
+}
+
+uint64_t why_counts_take_unsent(struct why_counts *k, uint64_t *worst_ns)
+{
+	uint64_t sum = 0, worst = 0, n;
+
+	*worst_ns = 0;
+	if (!k->map)
+		return 0;
+	for (size_t i = 0; i < (size_t)k->ncpus * WHY_CLASSES; i++) {
+		volatile struct why_count *e = &k->map[i];
+		/* one 8-byte load each: the count only grows, the worst is the program's store */
+		uint64_t m = __atomic_load_n(&e->unsent_max_ns, __ATOMIC_RELAXED);
+
+		sum += __atomic_load_n(&e->unsent, __ATOMIC_RELAXED);
+		/* a failed swap read what the program wrote meanwhile: that one is taken */
+		while (m && !__atomic_compare_exchange_n(&e->unsent_max_ns, &m, 0, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			;
+		if (m > worst)
+			worst = m;
+	}
+	n = sum > k->unsent_taken ? sum - k->unsent_taken : 0;
+	k->unsent_taken = sum;
+	*worst_ns = worst;
+	return n;
 }

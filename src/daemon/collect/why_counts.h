@@ -22,14 +22,15 @@
 #define WHY_COUNTS_TRIES 100	/* a wait is added in tens of nanoseconds */
 
 struct why_counts {
-	const volatile struct why_count *map;	/* the loader's mmap: ncpus * WHY_CLASSES elements */
+	volatile struct why_count *map;		/* the loader's mmap: ncpus * WHY_CLASSES elements */
 	unsigned ncpus;
 	struct why_total *last;			/* each element's last whole reading */
 	uint64_t stale;				/* readings that gave the last whole one instead */
+	uint64_t unsent_taken;			/* the unsent counted by why_counts_take_unsent() */
 };
 
 /* 0 or -ENOMEM */
-int why_counts_init(struct why_counts *k, const volatile struct why_count *map, unsigned ncpus);
+int why_counts_init(struct why_counts *k, volatile struct why_count *map, unsigned ncpus);
 void why_counts_free(struct why_counts *k);
 /* Every element read whole into last[], as of now (or its last whole reading: see above).
  * status and /metrics read them once each: one reading for the whole answer. */
@@ -38,5 +39,10 @@ void why_counts_sync(struct why_counts *k);
  * why_counts_sync() (s->kernel), or without them (a store with no map: the unit tests), the
  * daemon's own totals of the records it received */
 const struct why_total *why_counts_shown(const struct why_store *s, unsigned cpu, enum why_class cls);
+/* The late timers counted and not sent (log-idle off) since the last call: returns how many,
+ * and *worst_ns the longest of them. Each element's unsent_max_ns is swapped for 0 with a
+ * compare-and-swap, so one the program raised meanwhile is taken, not lost; one it compared
+ * with the old value and left is under that value. */
+uint64_t why_counts_take_unsent(struct why_counts *k, uint64_t *worst_ns);
 
 #endif

@@ -189,7 +189,7 @@ int loader_open(struct loader *l, const struct loader_opts *o)
 	l->pool->max = o->max_cells;
 	/* read where they are kept, at each status and scrape: a lookup a tick would copy
 	 * ncpus x 384 bytes through the syscall for figures that are there to be read */
-	r = map_mmap(l->skel->maps.why_counts, PROT_READ, &why, &l->why_counts_len);
+	r = map_mmap(l->skel->maps.why_counts, PROT_READ | PROT_WRITE, &why, &l->why_counts_len);
 	if (r < 0)
 		return log_error_errno(r, "cannot map the late waits' counts into memory: %m");
 	l->why_counts = why;

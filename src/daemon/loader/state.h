@@ -18,6 +18,7 @@ struct loader_opts {
 	bool on[KINDS];			/* the kinds the configuration turns on (config_kind_on) */
 	uint32_t max_wakeup_cells;	/* wake-up cells of tasks of their own */
 	enum threaded_run_mode threaded_run;	/* where that run time comes from */
+	bool log_idle;			/* send timers late out of idle that woke no task (log-idle) */
 	int verbose;
 };
 
@@ -50,9 +51,10 @@ struct loader {
 	volatile struct lat_cell *cells;	/* mmap of the cells map */
 	volatile struct lat_cell_meta *meta;
 	volatile struct cell_pool *pool;	/* mmap of cell_next */
-	/* read-only mmap of why_counts: ncpus * WHY_CLASSES elements, each written by its CPU's
-	 * programs while the daemon reads it (struct why_count says how to read one whole) */
-	const volatile struct why_count *why_counts;
+	/* mmap of why_counts: ncpus * WHY_CLASSES elements, each written by its CPU's programs
+	 * while the daemon reads it (struct why_count says how to read one whole); the daemon
+	 * writes only unsent_max_ns, swapping it for 0 */
+	volatile struct why_count *why_counts;
 	size_t cells_len, meta_len, pool_len, why_counts_len;
 	int ringbuf_fd;
 	int drops_fd;

@@ -13,6 +13,7 @@
 #include "daemon/loader/loader.h"
 #include "daemon/loader/object.h"
 #include "daemon/loader/progset.h"
+#include "daemon/loader/timer.h"
 #include "daemon/system/timer_names.h"
 #include "daemon/base/log.h"
 #include "common/macro.h"
@@ -24,12 +25,12 @@ static int timer_open(struct loader *l, void **skel, const struct loader_opts *o
 	struct timespec start;
 	char missing[128];
 	int r;
-	(void)o;
 
 	if (!t)
 		return log_error_errno(-errno, "cannot open the timer BPF object: %m");
 	*skel = t;
 	t->data->lateness_threshold_ns = l->cell_threshold_ns[KIND_TIMER];
+	t->bss->send_idle = o->log_idle;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	t->rodata->started_ns = (int64_t)start.tv_sec * 1000000000 + start.tv_nsec;	/* bpf/timer.bpf.c */
 	bpf_map__set_max_entries(t->maps.timer_cpu, (uint32_t)env->ncpus);
@@ -83,3 +84,11 @@ const struct progset progset_timer = {
 	.threshold = timer_threshold,
 	.map_bytes = timer_map_bytes,
 };
+
+void loader_set_log_idle(struct loader *l, bool on)
+{
+	struct timer_bpf *t = loader_set_skel(l, &progset_timer);
+
+	if (t)
+		__atomic_store_n(&t->bss->send_idle, on, __ATOMIC_RELAXED);
+}

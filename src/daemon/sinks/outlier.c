@@ -549,6 +549,23 @@ static void hold(struct outlier_limiter *l, struct outlier_source *s, const stru
 		s->worst_ns = o->value_ns;
 }
 
+static void idle_add(struct outlier_limiter *l, uint64_t n, uint64_t worst_ns)
+{
+	l->not_logged += n;
+	l->idle += n;
+	l->window_idle += n;
+	if (worst_ns > l->window_idle_worst_ns)
+		l->window_idle_worst_ns = worst_ns;
+}
+
+void outlier_idle_counted(struct outlier_limiter *l, uint64_t n, uint64_t worst_ns, uint64_t now_ns)
+{
+	if (!n && !worst_ns)
+		return;
+	window_roll(l, now_ns, true);
+	idle_add(l, n, worst_ns);
+}
+
 enum outlier_fate outlier_handle(struct outlier_limiter *l, const struct outlier *in)
 {
 	const struct outlier_rules *r = &l->rules;
@@ -566,11 +583,7 @@ enum outlier_fate outlier_handle(struct outlier_limiter *l, const struct outlier
 			o->woken = p->woken;
 	}
 	if (o->idle && !r->log_idle) {
-		l->not_logged++;
-		l->idle++;
-		l->window_idle++;
-		if (o->value_ns > l->window_idle_worst_ns)
-			l->window_idle_worst_ns = o->value_ns;
+		idle_add(l, 1, o->value_ns);
 		return OUTLIER_NOT_LOGGED;
 	}
 	if (!outlier_wanted(r, o)) {

@@ -126,6 +126,10 @@ bool outlier_wanted(const struct outlier_rules *r, const struct outlier *o);
  * the cap is full, which the outliers leave room against but several storms at once can
  * fill: it is held back, and the held-back entry names it. */
 bool outlier_storm_entry(struct outlier_limiter *l, uint64_t now_ns, bool started, const char *what);
+/* n outliers on idle CPUs that delayed no task, the longest worst_ns, counted where they
+ * happened and not sent (log-idle off: the timer program keeps them, struct why_count.unsent),
+ * as if each had come at now_ns and been left out */
+void outlier_idle_counted(struct outlier_limiter *l, uint64_t n, uint64_t worst_ns, uint64_t now_ns);
 /* Writes the held-back entry of a minute that ended before now_ns (call from a timer). */
 void outlier_flush(struct outlier_limiter *l, uint64_t now_ns);
 /* Writes the held-back entry of the minute going on now (shutdown, reload). */

@@ -105,7 +105,7 @@ static json_object *parts_json(const uint64_t *part_ns)
 json_object *why_status_json(const struct why_store *s)
 {
 	json_object *o = json_object_new_object(), *cpus = json_object_new_array();
-	uint64_t causes[WHY_PARTS] = { 0 }, waits = 0, not_received = 0;
+	uint64_t causes[WHY_PARTS] = { 0 }, waits = 0, not_received = 0, not_sent = 0;
 
 	if (s->kernel)
 		why_counts_sync(s->kernel);
@@ -121,7 +121,7 @@ json_object *why_status_json(const struct why_store *s)
 			uint64_t got = s->totals[cpu * WHY_CLASSES + k].waits;
 			/* a record counted in another class than its kernel count (its cell was gone
 			 * when it came) would make more received than counted: none missing then */
-			uint64_t missing = t->waits > got ? t->waits - got : 0;
+			uint64_t missing = t->waits > got + t->unsent ? t->waits - got - t->unsent : 0;
 			json_object *e;
 
 			if (!t->waits && !got)
@@ -136,11 +136,13 @@ json_object *why_status_json(const struct why_store *s)
 			json_object_object_add(e, "parts", parts_json(t->part_ns));
 			json_object_object_add(e, "received", json_object_new_uint64(got));
 			json_object_object_add(e, "not_received", json_object_new_uint64(missing));
+			json_object_object_add(e, "not_sent", json_object_new_uint64(t->unsent));
 			json_object_object_add(c, why_class_name((enum why_class)k), e);
 			for (int i = 0; i < WHY_PARTS; i++)
 				causes[i] += t->part_ns[i];
 			waits += t->waits;
 			not_received += missing;
+			not_sent += t->unsent;
 		}
 		if (c)
 			json_object_array_add(cpus, c);
@@ -148,6 +150,7 @@ json_object *why_status_json(const struct why_store *s)
 	json_object_object_add(o, "counted_by", json_object_new_string(s->kernel ? "kernel" : "daemon"));
 	json_object_object_add(o, "waits", json_object_new_uint64(waits));
 	json_object_object_add(o, "not_received", json_object_new_uint64(not_received));
+	json_object_object_add(o, "not_sent", json_object_new_uint64(not_sent));
 	json_object_object_add(o, "stale_reads", json_object_new_uint64(s->kernel ? s->kernel->stale : 0));
 	json_object_object_add(o, "causes", parts_json(causes));
 	json_object_object_add(o, "cpus", cpus);

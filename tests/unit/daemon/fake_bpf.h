@@ -62,6 +62,17 @@ static inline void fake_bpf_why_add(struct fake_bpf *f, uint32_t cpu, enum why_c
 	n->seq++;
 }
 
+/* The same for a late timer counted and not sent (log-idle off) */
+static inline void fake_bpf_why_unsent(struct fake_bpf *f, uint32_t cpu, uint64_t total, const uint64_t part[WHY_PARTS])
+{
+	struct why_count *n = &f->why[cpu * WHY_CLASSES + WHY_CLASS_TIMER];
+
+	fake_bpf_why_add(f, cpu, WHY_CLASS_TIMER, total, part);
+	n->unsent++;
+	if (total > n->unsent_max_ns)
+		n->unsent_max_ns = total;
+}
+
 /* What cell_miss() does on the first event of a series on a CPU (ready set last). */
 static inline uint32_t fake_bpf_new_cell(struct fake_bpf *f, uint32_t irq, uint32_t cpu,
 					 uint64_t action_id, const char *name)

@@ -80,10 +80,50 @@ static void test_read(void **state)
 	fake_bpf_free(&b);
 }
 
+/* The late timers counted and not sent: how many since the last taking, the longest of them,
+ * each CPU's longest given back as 0 */
+static void test_unsent(void **state)
+{
+	struct fake_bpf b;
+	struct why_counts k;
+	uint64_t part[WHY_PARTS], worst = 1;
+	(void)state;
+
+	fake_bpf_init(&b, 4);	/* 2 CPUs */
+	assert_int_equal(why_counts_init(&k, b.l.why_counts, b.l.ncpus), 0);
+	assert_int_equal(why_counts_take_unsent(&k, &worst), 0);
+	assert_int_equal(worst, 0);
+	parts_of(part, 0, 0);
+	part[WHY_LATE_IDLE] = 800000;
+	fake_bpf_why_unsent(&b, 0, 800000, part);
+	part[WHY_LATE_IDLE] = 600000;
+	fake_bpf_why_unsent(&b, 0, 600000, part);
+	part[WHY_LATE_IDLE] = 950000;
+	fake_bpf_why_unsent(&b, 1, 950000, part);
+	fake_bpf_why_add(&b, 1, WHY_CLASS_TIMER, 990000, part);	/* sent: not among them */
+	assert_int_equal(why_counts_take_unsent(&k, &worst), 3);
+	assert_int_equal(worst, 950000);
+	assert_int_equal(b.why[0 * WHY_CLASSES + WHY_CLASS_TIMER].unsent_max_ns, 0);
+	assert_int_equal(b.why[1 * WHY_CLASSES + WHY_CLASS_TIMER].unsent_max_ns, 0);
+	why_counts_sync(&k);
+	assert_int_equal(k.last[0 * WHY_CLASSES + WHY_CLASS_TIMER].unsent, 2);
+	assert_int_equal(k.last[0 * WHY_CLASSES + WHY_CLASS_TIMER].waits, 2);
+	/* the next taking: only what came since */
+	part[WHY_LATE_IDLE] = 300000;
+	fake_bpf_why_unsent(&b, 1, 300000, part);
+	assert_int_equal(why_counts_take_unsent(&k, &worst), 1);
+	assert_int_equal(worst, 300000);
+	assert_int_equal(why_counts_take_unsent(&k, &worst), 0);
+	assert_int_equal(worst, 0);
+	why_counts_free(&k);
+	fake_bpf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read),
+		cmocka_unit_test(test_unsent),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

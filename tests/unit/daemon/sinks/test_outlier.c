@@ -276,10 +276,18 @@ static void test_idle(void **state)
 	assert_int_equal(outlier_handle(&l, &o), OUTLIER_NOT_LOGGED);
 	assert_int_equal(l.idle, 1);
 	assert_int_equal(l.not_logged, 1);
+	/* those the timer program counted and did not send (log-idle off): in the same counts
+	 * and the minute's figures, the longest kept */
+	outlier_idle_counted(&l, 3, 900000, 6 * S);
+	outlier_idle_counted(&l, 0, 0, 7 * S);
+	assert_int_equal(l.idle, 4);
+	assert_int_equal(l.not_logged, 4);
+	assert_int_equal(l.window_idle, 4);
+	assert_int_equal(l.window_idle_worst_ns, 900000);
 	r.log_idle = true;
 	outlier_configure(&l, &r);
 	assert_int_equal(outlier_handle(&l, &o), OUTLIER_LOGGED);
-	assert_int_equal(l.idle, 1);
+	assert_int_equal(l.idle, 4);
 	outlier_destroy(&l);
 }
 

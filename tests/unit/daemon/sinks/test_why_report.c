@@ -145,6 +145,18 @@ static void test_status(void **state)
 	assert_int_equal(json_get_i64(c1, "not_received", -1), 1);
 	assert_int_equal(json_get_i64(json_object_object_get(c1, "parts"), "irq_ns", -1), 3 * 200000);
 	json_object_put(o);
+	/* a late timer counted and not sent (log-idle off) is no record missing */
+	memset(part, 0, sizeof(part));
+	part[WHY_LATE_IDLE] = 800000;
+	fake_bpf_why_unsent(&b, 0, 800000, part);
+	o = why_status_json(&s);
+	assert_int_equal(json_get_i64(o, "waits", -1), 4);
+	assert_int_equal(json_get_i64(o, "not_received", -1), 1);
+	assert_int_equal(json_get_i64(o, "not_sent", -1), 1);
+	c1 = json_object_object_get(json_object_array_get_idx(json_object_object_get(o, "cpus"), 0), "timer");
+	assert_int_equal(json_get_i64(c1, "not_received", -1), 0);
+	assert_int_equal(json_get_i64(c1, "not_sent", -1), 1);
+	json_object_put(o);
 	why_counts_free(&k);
 	why_store_free(&s);
 	fake_bpf_free(&b);
