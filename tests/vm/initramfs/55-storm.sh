@@ -7,11 +7,13 @@
 # transmit interrupt without waiting for the baud rate). /proc/interrupts, the reference, must
 # show IRQ 3 silent before and at least 1000 a second (the rule's floor) during the burst; then,
 # once the burst lasted the rule's 20 s (STORM_SUSTAIN_S), irqlatd must log a rate storm on it
-# (from a baseline of 0: "up from none") and its summary must flag it. The daemon learns of a handler when it first runs, and it took that first interval
-# as the handler's normal, so such a burst was its normal and never flagged (what a
-# clean-clone run of tests/host/52-storm.t met when the host's disk had been silent through
-# its idle window). The daemon runs with the defaults (1 s intervals). The summary may show it as an unhandled storm: under emulation the serial
-# handler returns IRQ_NONE for about half its runs, and that kind is shown first.
+# (from a baseline of 0: "up from none") and its summary must flag it. The daemon learns of a
+# handler when it first runs, and it took that first interval as the handler's normal, so
+# such a burst was its normal and never flagged (what a clean-clone run of
+# tests/host/52-storm.t met when the host's disk had been silent through its idle window).
+# The daemon runs with the defaults (1 s intervals, every kind on). The summary may show it as
+# an unhandled storm: under emulation the serial handler returns IRQ_NONE for about half its
+# runs, and that kind is shown first.
 set -eu
 # shellcheck source=../guest/lib.sh
 . "$VMTEST_DIR/lib.sh"
